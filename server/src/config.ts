@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, parsed and documented in one place.
+ * The README's configuration table mirrors this file.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Address and port the HTTP server listens on. */
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Where the embedded database, files and outbox live. Relative paths start at the repository root. */
+  DATA_DIR: z.string().default('data'),
+  /** PostgreSQL connection string; without it the embedded PGlite database in DATA_DIR/db is used. */
+  DATABASE_URL: z.string().optional(),
+  /** Maximum connections of the PostgreSQL pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** The address users reach the web app at; links in emails point here. */
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** SMTP connection string (smtp://user:pass@host:587); without it emails are written to DATA_DIR/outbox. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Radiology Archive <no-reply@radiology-archive.local>'),
+  /** Set to 1 to (re)create the demo hospitals, radiologists and accounts at start. */
+  SEED_DEMO: z.enum(['0', '1']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Set to 1 when behind a reverse proxy, so client IPs and https are taken from X-Forwarded-* headers. */
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /** Days before the access-token signing key is replaced by a new one. */
+  JWT_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Requests per minute allowed per IP, and per email, on sign-in, sign-up, portal and reset. */
+  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  /** Folder of the built web app; served at / in production. */
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  seedDemo: boolean | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  keyRotationDays: number;
+  rateLimit: { perIp: number; perEmail: number };
+  webDistDir: string | undefined;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(repoRoot, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    seedDemo: e.SEED_DEMO === undefined ? undefined : e.SEED_DEMO === '1',
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === '1',
+    keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
+    rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
+    webDistDir: e.WEB_DIST_DIR
+      ? path.resolve(repoRoot, e.WEB_DIST_DIR)
+      : e.NODE_ENV === 'production'
+        ? path.join(repoRoot, 'web', 'dist')
+        : undefined,
+  };
+}

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ROLES } from '@ra/shared';
+import { hospitals } from './hospitals.js';
+
+export const roleEnum = pgEnum('role', ROLES);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Always stored trimmed and lower-cased. */
+    email: text('email').notNull(),
+    /** Null for accounts created by invitation until the invitee chooses a password. */
+    passwordHash: text('password_hash'),
+    role: roleEnum('role').notNull(),
+    title: text('title').notNull().default(''),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dob: date('dob', { mode: 'string' }).notNull(),
+    hospitalId: uuid('hospital_id').references(() => hospitals.id),
+    bio: text('bio').notNull().default(''),
+    expertise: text('expertise').notNull().default(''),
+    yearsOfExp: integer('years_of_exp').notNull().default(0),
+    feeCents: integer('fee_cents').notNull().default(15000),
+    allowRatings: boolean('allow_ratings').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('users_email_unique').on(table.email),
+    check('users_fee_non_negative', sql`${table.feeCents} >= 0`),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

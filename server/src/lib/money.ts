@@ -1,0 +1,8 @@
+/** Money is stored in integer cents and sent in dollars (api-contract §0). */
+export function centsToDollars(cents: number): number {
+  return cents / 100;
+}
+
+export function dollarsToCents(dollars: number): number {
+  return Math.round(dollars * 100);
+}

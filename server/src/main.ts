@@ -1,0 +1,67 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { acquireDataDirLock } from './lib/data-dir-lock.js';
+import { DEMO_ACCOUNTS_WITH_PASSWORD, DEMO_PASSWORD } from './seed/demo-data.js';
+import { isDatabaseEmpty, seedDemo } from './seed/seed-demo.js';
+
+const KEY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const releaseLock = config.databaseUrl ? () => undefined : acquireDataDirLock(config.dataDir);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  await database.migrate();
+
+  // Demo data: on the first start of an empty embedded database, or whenever SEED_DEMO=1.
+  const shouldSeed =
+    config.seedDemo ?? (database.kind === 'pglite' && (await isDatabaseEmpty(database.db)));
+  if (shouldSeed) {
+    await seedDemo(database.db);
+  }
+
+  const app = await buildApp({ config, database });
+  if (shouldSeed) {
+    app.log.info(
+      { accounts: DEMO_ACCOUNTS_WITH_PASSWORD, password: DEMO_PASSWORD },
+      `demo data ready: sign in as ${DEMO_ACCOUNTS_WITH_PASSWORD.join(', ')} with the password "${DEMO_PASSWORD}"`,
+    );
+  }
+  const keyTimer = setInterval(() => {
+    app.ctx.keys.refresh().catch((err: unknown) => app.log.error({ err }, 'signing key refresh failed'));
+  }, KEY_CHECK_INTERVAL_MS);
+  keyTimer.unref();
+
+  let isClosing = false;
+  const shutdown = async (signal: string) => {
+    if (isClosing) {
+      return;
+    }
+    isClosing = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(keyTimer);
+    const forceExit = setTimeout(() => process.exit(1), 15_000);
+    forceExit.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      releaseLock();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`Radiology Archive is running at ${config.publicUrl} (database: ${database.kind})`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import type { Hospital } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { RuleViolation } from '../../lib/errors.js';
+import * as repo from './hospitals.repository.js';
+
+export async function listHospitals(ctx: AppContext): Promise<Hospital[]> {
+  const rows = await repo.listHospitals(ctx.db);
+  return rows.map((row) => ({ uid: row.id, name: row.name }));
+}
+
+export async function addHospital(db: Db, name: string): Promise<Hospital> {
+  const existing = await repo.findHospitalByName(db, name);
+  if (existing) {
+    throw new RuleViolation(`A hospital named "${name}" already exists.`);
+  }
+  const row = await repo.upsertHospital(db, name);
+  return { uid: row.id, name: row.name };
+}
+
+export async function addRosterPhysician(
+  db: Db,
+  entry: { hospitalName: string; firstName: string; lastName: string; dob: string },
+) {
+  const hospital = await repo.findHospitalByName(db, entry.hospitalName);
+  if (!hospital) {
+    throw new RuleViolation(`No hospital is named "${entry.hospitalName}". See list-hospitals.`);
+  }
+  return repo.insertRosterPhysician(db, {
+    hospitalId: hospital.id,
+    firstName: entry.firstName,
+    lastName: entry.lastName,
+    dob: entry.dob,
+  });
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  authResponseSchema,
+  portalBodySchema,
+  resetConfirmBodySchema,
+  resetRequestBodySchema,
+  ROLE_NAMES,
+  signinBodySchema,
+  signupBodySchema,
+  signupResponseSchema,
+  successSchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { credentialRateLimits } from '../../plugins/rate-limit.js';
+import * as identity from './identity.service.js';
+
+const SESSION_COOKIE = 'ra_session';
+const COOKIE_PATH = '/api/auth';
+
+function setSessionCookie(reply: FastifyReply, secret: string): void {
+  void reply.setCookie(SESSION_COOKIE, secret, {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: reply.request.protocol === 'https',
+    maxAge: identity.SESSION_DAYS * 24 * 3600,
+  });
+}
+
+export function identityRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/auth/signup',
+    {
+      schema: { body: signupBodySchema, response: { 201: signupResponseSchema } },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request, reply) => {
+      const msg = await identity.signUp(ctx, request.body);
+      return reply.status(201).send({ msg });
+    },
+  );
+
+  r.post(
+    '/api/auth/signin',
+    {
+      schema: { body: signinBodySchema, response: { 200: authResponseSchema } },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request, reply) => {
+      const { auth, cookieSecret } = await identity.signIn(ctx, request.body);
+      if (cookieSecret) {
+        setSessionCookie(reply, cookieSecret);
+      }
+      return auth;
+    },
+  );
+
+  r.post('/api/auth/refresh', { schema: { response: { 200: authResponseSchema } } }, async (request) => {
+    return identity.refresh(ctx, request.cookies[SESSION_COOKIE]);
+  });
+
+  r.post('/api/auth/signout', async (request, reply) => {
+    await identity.signOut(ctx, request.cookies[SESSION_COOKIE]);
+    void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+    return reply.status(204).send();
+  });
+
+  r.post(
+    '/api/auth/portal/:role',
+    {
+      schema: {
+        params: z.object({ role: z.string() }),
+        body: portalBodySchema,
+        response: { 200: successSchema },
+      },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request) => {
+      const role = ROLE_NAMES.find((name) => name.toLowerCase() === request.params.role.toLowerCase());
+      await identity.checkPortal(ctx, role, request.body.email);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/reset-password',
+    {
+      schema: { body: resetRequestBodySchema, response: { 200: successSchema } },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request) => {
+      await identity.requestPasswordReset(ctx, request.body.email);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/reset-password/confirm',
+    {
+      schema: { body: resetConfirmBodySchema, response: { 200: successSchema } },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request) => {
+      await identity.confirmPasswordReset(ctx, request.body.token, request.body.password);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,22 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+
+export function listRadiologists(db: Queryable, limit?: number) {
+  const query = db
+    .select({
+      id: users.id,
+      title: users.title,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      expertise: users.expertise,
+      bio: users.bio,
+      yearsOfExp: users.yearsOfExp,
+      feeCents: users.feeCents,
+      allowRatings: users.allowRatings,
+    })
+    .from(users)
+    .where(eq(users.role, 'RADIOLOGIST'))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+  return limit === undefined ? query : query.limit(limit);
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { meetRadiologistListSchema, meSchema, radiologistListSchema } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { toMe } from '../identity/identity.service.js';
+import * as users from './users.service.js';
+
+export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/user/me', { schema: { response: { 200: meSchema } }, preHandler: requireUser() }, (request) =>
+    toMe(currentUser(request)),
+  );
+
+  r.get('/api/user/meet-our-radiologists', { schema: { response: { 200: meetRadiologistListSchema } } }, async () => ({
+    radiologists: await users.listMeetOurRadiologists(ctx),
+  }));
+
+  r.get('/api/user/radiologists', { schema: { response: { 200: radiologistListSchema } } }, async () => ({
+    radiologists: await users.listRadiologists(ctx),
+  }));
+}
