@@ -18,7 +18,16 @@ try {
   const out = path.relative(serverDir, scratch);
   const output = execFileSync(
     'npx',
-    ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', './src/db/schema/index.ts', '--out', out],
+    [
+      'drizzle-kit',
+      'generate',
+      '--dialect',
+      'postgresql',
+      '--schema',
+      './src/db/schema/index.ts',
+      '--out',
+      out,
+    ],
     { cwd: serverDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (!/No schema changes|migration file/i.test(output)) {
@@ -28,7 +37,9 @@ try {
   const after = fs.readdirSync(scratch, { recursive: true }).map(String).sort();
   const added = after.filter((file) => !before.includes(file));
   if (added.length > 0) {
-    console.error(`The schema has changes without a migration (${added.join(', ')}). Run: npm run db:generate`);
+    console.error(
+      `The schema has changes without a migration (${added.join(', ')}). Run: npm run db:generate`,
+    );
     process.exit(1);
   }
   console.log('Migrations match the schema.');

@@ -22,7 +22,6 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-
 /** Never log credentials or query strings (reset links carry tokens there). */
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
@@ -62,14 +61,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = { config, db: database.db, mailer, keys, log: app.log };
   app.decorate('ctx', ctx);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
+    done();
   });
   // A JSON route called with no body validates as an empty object, so each missing field gets its own message.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined || request.body === null) {
       request.body = {};
     }
+    done();
   });
 
   await registerSecurityHeaders(app);

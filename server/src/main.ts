@@ -18,8 +18,7 @@ async function main(): Promise<void> {
   await database.migrate();
 
   // Demo data: on the first start of an empty embedded database, or whenever SEED_DEMO=1.
-  const shouldSeed =
-    config.seedDemo ?? (database.kind === 'pglite' && (await isDatabaseEmpty(database.db)));
+  const shouldSeed = config.seedDemo ?? (database.kind === 'pglite' && (await isDatabaseEmpty(database.db)));
   if (shouldSeed) {
     await seedDemo(database.db);
   }

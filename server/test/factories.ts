@@ -82,8 +82,16 @@ export interface SignedIn {
 }
 
 /** Signs in through the real endpoint and returns the bearer token and session cookie. */
-export async function signIn(app: FastifyInstance, email: string, password = TEST_PASSWORD): Promise<SignedIn> {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password = TEST_PASSWORD,
+): Promise<SignedIn> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signin',
+    payload: { email, password },
+  });
   if (response.statusCode !== 200) {
     throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
   }

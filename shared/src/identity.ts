@@ -39,8 +39,7 @@ export type SignupBody = z.input<typeof signupBodySchema>;
 
 export const signupResponseSchema = z.object({ msg: z.string() });
 
-const requiredText = (message: string) =>
-  z.string({ error: message }).min(1, { error: message });
+const requiredText = (message: string) => z.string({ error: message }).min(1, { error: message });
 
 export const signinBodySchema = z.object({
   email: z

@@ -3,11 +3,7 @@
  * wire shapes of api-contract §0; nothing matches on message text.
  */
 export type AppErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'SESSION_EXPIRED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'TOO_MANY_REQUESTS';
+  'UNAUTHENTICATED' | 'SESSION_EXPIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'TOO_MANY_REQUESTS';
 
 export class AppError extends Error {
   constructor(readonly code: AppErrorCode) {

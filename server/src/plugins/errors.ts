@@ -51,7 +51,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(413).send({ errors: [{ msg: 'The request body is too large.', path: '' }] });
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ errors: [{ msg: 'The request is not valid.', path: '' }] });
+      return reply
+        .status(error.statusCode)
+        .send({ errors: [{ msg: 'The request is not valid.', path: '' }] });
     }
     // Unexpected: log the details, never send them.
     request.log.error({ err: error }, 'unhandled error');

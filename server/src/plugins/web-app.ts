@@ -18,7 +18,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
   }
   await app.register(fastifyStatic, {
     root: distDir,
-    index: false,
+    index: ['index.html'],
+    cacheControl: false,
     wildcard: true,
     setHeaders: (res, filePath) => {
       const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -136,4 +136,8 @@ export const DEMO_PATIENT = {
 };
 
 /** Only the demo radiologist account has the demo password; the others can set one through a reset. */
-export const DEMO_ACCOUNTS_WITH_PASSWORD = ['patient@example.com', 'physician@example.com', 'radiologist@example.com'];
+export const DEMO_ACCOUNTS_WITH_PASSWORD = [
+  'patient@example.com',
+  'physician@example.com',
+  'radiologist@example.com',
+];

@@ -5,13 +5,17 @@ import { healthSchema } from '@ra/shared';
 export function healthRoutes(app: FastifyInstance, ping: () => Promise<void>): void {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .get('/api/health', { schema: { response: { 200: healthSchema, 503: healthSchema } } }, async (request, reply) => {
-      try {
-        await ping();
-        return { status: 'ok' as const, db: 'ok' as const };
-      } catch (err) {
-        request.log.error({ err }, 'database health check failed');
-        return reply.status(503).send({ status: 'error', db: 'error' });
-      }
-    });
+    .get(
+      '/api/health',
+      { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+      async (request, reply) => {
+        try {
+          await ping();
+          return { status: 'ok' as const, db: 'ok' as const };
+        } catch (err) {
+          request.log.error({ err }, 'database health check failed');
+          return reply.status(503).send({ status: 'error', db: 'error' });
+        }
+      },
+    );
 }

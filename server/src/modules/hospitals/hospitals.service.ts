@@ -1,11 +1,10 @@
 import type { Hospital } from '@ra/shared';
-import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { RuleViolation } from '../../lib/errors.js';
 import * as repo from './hospitals.repository.js';
 
-export async function listHospitals(ctx: AppContext): Promise<Hospital[]> {
-  const rows = await repo.listHospitals(ctx.db);
+export async function listHospitals(db: Db): Promise<Hospital[]> {
+  const rows = await repo.listHospitals(db);
   return rows.map((row) => ({ uid: row.id, name: row.name }));
 }
 

@@ -1,6 +1,12 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { passwordTokens, patientPhysicians, rosterPhysicians, sessions, users } from '../../db/schema/index.js';
+import {
+  passwordTokens,
+  patientPhysicians,
+  rosterPhysicians,
+  sessions,
+  users,
+} from '../../db/schema/index.js';
 
 type NewUser = typeof users.$inferInsert;
 
@@ -92,7 +98,11 @@ export async function consumePasswordToken(db: Queryable, tokenHash: string, now
     .update(passwordTokens)
     .set({ usedAt: now })
     .where(
-      and(eq(passwordTokens.tokenHash, tokenHash), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)),
+      and(
+        eq(passwordTokens.tokenHash, tokenHash),
+        isNull(passwordTokens.usedAt),
+        gt(passwordTokens.expiresAt, now),
+      ),
     )
     .returning({ userId: passwordTokens.userId, purpose: passwordTokens.purpose });
   return row;

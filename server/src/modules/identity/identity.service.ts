@@ -125,7 +125,9 @@ export async function signIn(
 
 export async function refresh(ctx: AppContext, cookieSecret: string | undefined): Promise<AuthResponse> {
   const now = new Date();
-  const session = cookieSecret ? await repo.findLiveSessionBySecret(ctx.db, sha256(cookieSecret), now) : undefined;
+  const session = cookieSecret
+    ? await repo.findLiveSessionBySecret(ctx.db, sha256(cookieSecret), now)
+    : undefined;
   const user = session ? await repo.findUserById(ctx.db, session.userId) : undefined;
   if (!session || !user) {
     throw new Refusal(401, 'Your session has expired. Please login again.');

@@ -110,7 +110,10 @@ export class SigningKeys {
       .select()
       .from(signingKeys)
       .where(
-        or(isNull(signingKeys.retiredAt), gt(signingKeys.retiredAt, new Date(now.getTime() - RETIRED_KEY_GRACE_MS))),
+        or(
+          isNull(signingKeys.retiredAt),
+          gt(signingKeys.retiredAt, new Date(now.getTime() - RETIRED_KEY_GRACE_MS)),
+        ),
       )
       .orderBy(desc(signingKeys.createdAt));
     const keys = new Map<string, LoadedKey>();

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { createHospital, createPatient, createRosterEntry, signIn, uniqueEmail } from '../../../test/factories.js';
+import {
+  createHospital,
+  createPatient,
+  createRosterEntry,
+  signIn,
+  uniqueEmail,
+} from '../../../test/factories.js';
 import { findUserByEmail } from './identity.repository.js';
 
 let t: TestApp;
@@ -53,7 +59,11 @@ describe('POST /api/auth/signup', () => {
     expect(user).toMatchObject({ role: 'PATIENT', title: 'Ms.', firstName: 'Paula', hospitalId: null });
     expect(user?.passwordHash).toMatch(/^\$argon2id\$/);
     const session = await signIn(t.app, email.toLowerCase(), 'long enough');
-    expect(session.auth.user).toMatchObject({ email: email.toLowerCase(), displayName: 'Ms. Paula Patient', role: 'Patient' });
+    expect(session.auth.user).toMatchObject({
+      email: email.toLowerCase(),
+      displayName: 'Ms. Paula Patient',
+      role: 'Patient',
+    });
   });
 
   it('accepts the role in any case', async () => {
@@ -71,7 +81,11 @@ describe('POST /api/auth/signup', () => {
   describe('physicians', () => {
     it('claims a matching roster entry (names case-insensitive) and becomes Dr.', async () => {
       const hospital = await createHospital(t.database.db);
-      const entry = await createRosterEntry(t.database.db, hospital.id, { firstName: 'Mara', lastName: 'Quinn', dob: '1979-09-09' });
+      const entry = await createRosterEntry(t.database.db, hospital.id, {
+        firstName: 'Mara',
+        lastName: 'Quinn',
+        dob: '1979-09-09',
+      });
       const email = uniqueEmail('doc');
       const response = await signup({
         ...patient(),
@@ -113,7 +127,11 @@ describe('POST /api/auth/signup', () => {
     ])('refuses a physician %s', async (_label, change) => {
       const hospital = await createHospital(t.database.db);
       const other = await createHospital(t.database.db);
-      await createRosterEntry(t.database.db, hospital.id, { firstName: 'Ivo', lastName: 'Stone', dob: '1979-09-09' });
+      await createRosterEntry(t.database.db, hospital.id, {
+        firstName: 'Ivo',
+        lastName: 'Stone',
+        dob: '1979-09-09',
+      });
       const body = {
         ...patient(),
         role: 'PHYSICIAN',

@@ -13,9 +13,13 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
     toMe(currentUser(request)),
   );
 
-  r.get('/api/user/meet-our-radiologists', { schema: { response: { 200: meetRadiologistListSchema } } }, async () => ({
-    radiologists: await users.listMeetOurRadiologists(ctx),
-  }));
+  r.get(
+    '/api/user/meet-our-radiologists',
+    { schema: { response: { 200: meetRadiologistListSchema } } },
+    async () => ({
+      radiologists: await users.listMeetOurRadiologists(ctx),
+    }),
+  );
 
   r.get('/api/user/radiologists', { schema: { response: { 200: radiologistListSchema } } }, async () => ({
     radiologists: await users.listRadiologists(ctx),
