@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
+import { TtlCache } from './lib/ttl-cache.js';
 import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -14,6 +15,10 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { SigningKeys } from './modules/identity/signing-keys.js';
 import { registerRoutes } from './routes.js';
+
+/** Within the contract's 30 seconds for a revocation to reach every instance. */
+const SESSION_CACHE_MS = 10_000;
+const HOSPITAL_CACHE_MS = 10_000;
 
 export interface BuildAppOptions {
   config: Config;
@@ -58,7 +63,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const keys = new SigningKeys(database.db, config.keyRotationDays);
   await keys.refresh();
-  const ctx: AppContext = { config, db: database.db, mailer, keys, log: app.log };
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    mailer,
+    keys,
+    log: app.log,
+    sessionCache: new TtlCache(SESSION_CACHE_MS),
+    hospitalCache: new TtlCache(HOSPITAL_CACHE_MS),
+  };
   app.decorate('ctx', ctx);
 
   app.addHook('onRequest', (request, reply, done) => {

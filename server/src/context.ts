@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
+import type { TtlCache } from './lib/ttl-cache.js';
+import type { Hospital } from '@ra/shared';
+import type { SessionUser } from './modules/identity/identity.repository.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
 
 /** What services need from the outside world; built once in buildApp. */
@@ -11,6 +14,10 @@ export interface AppContext {
   mailer: Mailer;
   keys: SigningKeys;
   log: FastifyBaseLogger;
+  /** Live sessions by id, for a few seconds; revocations here delete their entry at once. */
+  sessionCache: TtlCache<string, SessionUser>;
+  /** The hospital list changes rarely; it is read from the database at most every few seconds. */
+  hospitalCache: TtlCache<'all', Hospital[]>;
 }
 
 declare module 'fastify' {

@@ -8,6 +8,6 @@ export function hospitalsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app
     .withTypeProvider<ZodTypeProvider>()
     .get('/api/hospital/hospitals', { schema: { response: { 200: hospitalListSchema } } }, async () => ({
-      hospitals: await hospitals.listHospitals(ctx.db),
+      hospitals: (await ctx.hospitalCache.getOrLoad('all', () => hospitals.listHospitals(ctx.db))) ?? [],
     }));
 }

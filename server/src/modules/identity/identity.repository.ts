@@ -112,8 +112,21 @@ export async function linkPatientToPhysician(db: Queryable, patientId: string, p
   await db.insert(patientPhysicians).values({ patientId, physicianId }).onConflictDoNothing();
 }
 
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST';
+  title: string;
+  firstName: string;
+  lastName: string;
+}
+
 /** The user behind a live session, in one query: used on every authenticated request. */
-export async function findUserOfLiveSession(db: Queryable, sessionId: string, userId: string, now: Date) {
+export async function findUserOfLiveSession(
+  db: Queryable,
+  sessionId: string,
+  now: Date,
+): Promise<SessionUser | undefined> {
   const [row] = await db
     .select({
       id: users.id,
@@ -125,13 +138,6 @@ export async function findUserOfLiveSession(db: Queryable, sessionId: string, us
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    );
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return row;
 }

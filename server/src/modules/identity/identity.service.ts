@@ -136,9 +136,16 @@ export async function refresh(ctx: AppContext, cookieSecret: string | undefined)
   return issueAccessToken(ctx, user, session.id);
 }
 
+function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void {
+  for (const session of revoked) {
+    ctx.sessionCache.delete(session.id);
+  }
+}
+
 export async function signOut(ctx: AppContext, cookieSecret: string | undefined): Promise<void> {
   if (cookieSecret) {
-    await repo.revokeSessionBySecret(ctx.db, sha256(cookieSecret), new Date());
+    const revoked = await repo.revokeSessionBySecret(ctx.db, sha256(cookieSecret), new Date());
+    forgetSessions(ctx, revoked);
   }
 }
 
@@ -199,6 +206,6 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
       throw new InvalidInput('token', RESET_LINK_INVALID);
     }
     await repo.updatePasswordHash(tx, used.userId, passwordHash);
-    await repo.revokeUserSessions(tx, used.userId, now);
+    forgetSessions(ctx, await repo.revokeUserSessions(tx, used.userId, now));
   });
 }
