@@ -13,28 +13,28 @@ const signupRole = z
   .pipe(z.enum(['PATIENT', 'PHYSICIAN'], { error: 'Role must be Patient or Physician' }));
 
 /** Field order follows the sign-up form, so the first error is the one the user meets first. */
-export const signupBodySchema = z
-  .object({
-    role: signupRole,
-    hospital: z.string().trim().optional().nullable(),
-    title: titleField.optional().default(''),
-    first_name: nameField('First name'),
-    last_name: nameField('Last name'),
-    dob: dobField,
-    email: emailField(),
-    password: newPasswordField,
-  })
-  .check((ctx) => {
-    const body = ctx.value;
-    if (body.role === 'PHYSICIAN' && !body.hospital) {
-      ctx.issues.push({
-        code: 'custom',
-        message: 'Hospital is required for physicians',
-        path: ['hospital'],
-        input: body.hospital,
-      });
-    }
-  });
+export const signupFieldsSchema = z.object({
+  role: signupRole,
+  hospital: z.string().trim().optional().nullable(),
+  title: titleField.optional().default(''),
+  first_name: nameField('First name'),
+  last_name: nameField('Last name'),
+  dob: dobField,
+  email: emailField(),
+  password: newPasswordField,
+});
+
+export const signupBodySchema = signupFieldsSchema.check((ctx) => {
+  const body = ctx.value;
+  if (body.role === 'PHYSICIAN' && !body.hospital) {
+    ctx.issues.push({
+      code: 'custom',
+      message: 'Hospital is required for physicians',
+      path: ['hospital'],
+      input: body.hospital,
+    });
+  }
+});
 export type SignupBody = z.input<typeof signupBodySchema>;
 
 export const signupResponseSchema = z.object({ msg: z.string() });

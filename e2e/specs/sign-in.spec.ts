@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { createPatientAccount, DEMO_PASSWORD } from '../fixtures/accounts.js';
+import { DashboardPage } from '../pages/dashboard.page.js';
+import { SignInPage } from '../pages/sign-in.page.js';
+
+test('a patient trying the Radiologist portal is refused', async ({ page }) => {
+  const account = await createPatientAccount(page);
+  const signIn = new SignInPage(page);
+  await signIn.open('Radiologist');
+  await signIn.signIn(account.email, account.password);
+  await expect(signIn.alert()).toHaveText('Unable to login through this portal');
+  await expect(page).toHaveURL(/\/signin/);
+});
+
+test('a wrong password is refused', async ({ page }) => {
+  const signIn = new SignInPage(page);
+  await signIn.open('Patient');
+  await signIn.signIn('patient@example.com', 'not the password');
+  await expect(signIn.alert()).toHaveText('The email or password is incorrect');
+});
+
+test('the demo radiologist signs in through the Radiologist portal and stays signed in on reload', async ({
+  page,
+}) => {
+  const signIn = new SignInPage(page);
+  await signIn.open('Radiologist');
+  await signIn.signIn('radiologist@example.com', DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const dashboard = new DashboardPage(page);
+  await expect(dashboard.heading()).toHaveText('Welcome, Dr. John Radiologist!');
+  await expect(page.getByText('Radiologist Portal')).toBeVisible();
+
+  await page.reload();
+  await expect(dashboard.heading()).toHaveText('Welcome, Dr. John Radiologist!');
+  await expect(dashboard.card('View Patients')).toBeVisible();
+});
+
+test('signing out returns to the landing page, and the dashboard then sends visitors home', async ({
+  page,
+}) => {
+  const signIn = new SignInPage(page);
+  await signIn.open('Physician');
+  await signIn.signIn('physician@example.com', DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('button', { name: 'Dr. Jane Physician' }).click();
+  await page
+    .getByRole('button', { name: 'Log Out' })
+    .or(page.getByRole('link', { name: 'Log Out' }))
+    .click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/$/);
+});

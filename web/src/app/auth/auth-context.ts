@@ -1,0 +1,19 @@
+import { createContext, useContext } from 'react';
+import type { Me, RoleName } from '@ra/shared';
+
+export interface AuthState {
+  /** Null when signed out. */
+  user: Me | null;
+  signIn: (email: string, password: string, role?: RoleName) => Promise<Me>;
+  signOut: () => Promise<void>;
+}
+
+export const AuthContext = createContext<AuthState | null>(null);
+
+export function useAuth(): AuthState {
+  const auth = useContext(AuthContext);
+  if (!auth) {
+    throw new Error('useAuth must be used inside <AuthProvider>');
+  }
+  return auth;
+}

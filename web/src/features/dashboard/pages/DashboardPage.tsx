@@ -1,0 +1,67 @@
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Container from 'react-bootstrap/Container';
+import Row from 'react-bootstrap/Row';
+import { LinkButton } from '../../../components/LinkButton';
+import { Navigate } from 'react-router';
+import type { RoleName } from '@ra/shared';
+import { useAuth } from '../../../app/auth/auth-context';
+import { PATHS } from '../../../lib/paths';
+import { ROLE_VARIANT } from '../../../lib/roles';
+
+interface DashboardCard {
+  title: string;
+  text: string;
+  to: string;
+}
+
+const CARDS: Record<RoleName, DashboardCard[]> = {
+  Physician: [
+    { title: 'View Patient List', text: 'See your patients and their images.', to: PATHS.patients },
+    { title: 'Add Patient', text: 'Add an existing patient or invite a new one.', to: PATHS.addPatient },
+    { title: 'Upload Image', text: 'Upload an image with your notes for a patient.', to: PATHS.upload },
+  ],
+  Patient: [
+    { title: 'View Medical Images', text: 'Your images and your physician’s notes.', to: PATHS.imageLibrary },
+    { title: 'Invoice History', text: 'Your second-opinion invoices and payments.', to: PATHS.invoices },
+    {
+      title: 'Get Second Opinion',
+      text: 'Ask a radiologist of your choice to review an image.',
+      to: PATHS.secondOpinion,
+    },
+  ],
+  Radiologist: [
+    { title: 'View Patients', text: 'The patients who asked for your opinion.', to: PATHS.patients },
+    { title: 'View Notifications', text: 'New requests and updates.', to: PATHS.notifications },
+    { title: 'View Profile', text: 'Your bio, picture and rating preference.', to: PATHS.profile },
+  ],
+};
+
+export function DashboardPage() {
+  const { user } = useAuth();
+  if (!user) {
+    return <Navigate to={PATHS.home} replace />;
+  }
+  return (
+    <Container className="py-5">
+      <h1 className="mb-4">Welcome, {user.displayName || user.email}!</h1>
+      <Row xs={1} md={3} className="g-4">
+        {CARDS[user.role].map((card) => (
+          <Col key={card.title}>
+            <Card className="h-100 shadow-sm">
+              <Card.Body className="d-flex flex-column">
+                <Card.Title as="h2" className="h5">
+                  {card.title}
+                </Card.Title>
+                <Card.Text className="flex-grow-1">{card.text}</Card.Text>
+                <LinkButton to={card.to} variant={ROLE_VARIANT[user.role]}>
+                  {card.title}
+                </LinkButton>
+              </Card.Body>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </Container>
+  );
+}

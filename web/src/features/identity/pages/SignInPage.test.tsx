@@ -1,0 +1,77 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api-client';
+import { renderPage, stubFetch } from '../../../test/render-page';
+import { SignInPage } from './SignInPage';
+
+async function fillAndSubmit(email: string, password: string) {
+  const user = userEvent.setup();
+  if (email) {
+    await user.type(screen.getByLabelText('Email'), email);
+  }
+  if (password) {
+    await user.type(screen.getByLabelText('Password'), password);
+  }
+  await user.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
+describe('SignInPage', () => {
+  it('shows the portal of the role in the address, Patient by default', () => {
+    renderPage(<SignInPage />, { path: '/signin', url: '/signin?role=radiologist' });
+    expect(screen.getByRole('heading', { name: 'Radiologist Login' })).toBeInTheDocument();
+  });
+
+  it('asks for the email and the password before calling the server', async () => {
+    const fetchSpy = vi.fn();
+    vi.stubGlobal('fetch', fetchSpy);
+    renderPage(<SignInPage />, { path: '/signin' });
+    expect(screen.getByRole('heading', { name: 'Patient Login' })).toBeInTheDocument();
+    await fillAndSubmit('', '');
+    expect(await screen.findByText('Email address is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('stops at the portal check for an email of another role', async () => {
+    const { fetchStub, calls } = stubFetch([409, { success: false, msg: 'Unable to access portal' }]);
+    vi.stubGlobal('fetch', fetchStub);
+    const signIn = vi.fn();
+    renderPage(<SignInPage />, { path: '/signin', url: '/signin?role=Physician', auth: { signIn } });
+    await fillAndSubmit(' Someone@Example.com ', 'secret password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Unable to login through this portal');
+    expect(calls).toEqual([{ url: '/api/auth/portal/Physician', body: { email: 'someone@example.com' } }]);
+    expect(signIn).not.toHaveBeenCalled();
+  });
+
+  it('shows the wrong-password message on a 401', async () => {
+    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
+    const signIn = vi.fn(() =>
+      Promise.reject(new ApiError(401, 'The email or password is incorrect', { error: 'x' })),
+    );
+    renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
+    await fillAndSubmit('patient@example.com', 'wrong password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The email or password is incorrect');
+    expect(signIn).toHaveBeenCalledWith('patient@example.com', 'wrong password', 'Patient');
+  });
+
+  it('shows "Something went wrong" for other failures', async () => {
+    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
+    const signIn = vi.fn(() => Promise.reject(new ApiError(500, 'Something went wrong.', {})));
+    renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
+    await fillAndSubmit('patient@example.com', 'any password');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+  });
+
+  it('goes to the dashboard after signing in', async () => {
+    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
+    const signIn = vi.fn(() =>
+      Promise.resolve({ uid: 'u', email: 'e', displayName: 'd', role: 'Patient' as const }),
+    );
+    const { router } = renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
+    await fillAndSubmit('patient@example.com', 'right password');
+    expect(await screen.findByText('Dashboard page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The one way the web app talks to the server: JSON over same-origin fetch, the in-memory access
+ * token as bearer, one refresh-and-retry after a 401, and contract §0 errors as `ApiError`.
+ */
+
+let accessToken: string | null = null;
+let refreshAccessToken: (() => Promise<boolean>) | null = null;
+
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+}
+
+/** The auth provider registers how to refresh, so this module needs no React. */
+export function setRefreshHandler(handler: (() => Promise<boolean>) | null): void {
+  refreshAccessToken = handler;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The sentence to show for an error body: the first field error, else the rule message, else the error. */
+export function messageOf(body: unknown, fallback = 'Something went wrong.'): string {
+  if (body && typeof body === 'object') {
+    const b = body as { errors?: { msg?: unknown }[]; msg?: unknown; error?: unknown };
+    const first = b.errors?.[0]?.msg;
+    if (typeof first === 'string') {
+      return first;
+    }
+    if (typeof b.msg === 'string') {
+      return b.msg;
+    }
+    if (typeof b.error === 'string') {
+      return b.error;
+    }
+  }
+  return fallback;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Send the bearer token and retry once after refreshing it (default true). */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+  }
+  if (options.auth !== false && accessToken) {
+    headers.authorization = `Bearer ${accessToken}`;
+  }
+  return fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: 'same-origin',
+    signal: options.signal,
+  });
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) {
+    return undefined;
+  }
+  const text = await response.text();
+  if (!text) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  let response = await send(path, options);
+  if (response.status === 401 && options.auth !== false && refreshAccessToken) {
+    if (await refreshAccessToken()) {
+      response = await send(path, options);
+    }
+  }
+  const body = await readBody(response);
+  if (!response.ok) {
+    throw new ApiError(response.status, messageOf(body), body);
+  }
+  return body as T;
+}
