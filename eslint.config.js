@@ -26,13 +26,21 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/only-throw-error': 'error',
       eqeqeq: ['error', 'always'],
       curly: ['error', 'all'],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
+  },
+  {
+    // Plain JavaScript config files have no types to check.
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
