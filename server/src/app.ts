@@ -8,6 +8,12 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { getOrCreateSecret } from './lib/server-secrets.js';
+import { allJobs } from './jobs/index.js';
+import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
+import { ReadAuditor } from './modules/audit/audit.service.js';
+import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
+import { createTusServer } from './modules/uploads/tus-server.js';
 import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -25,6 +31,8 @@ export interface BuildAppOptions {
   database: Database;
   /** Fastify logger options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
+  /** How often idle job workers look for work. */
+  jobPollingSeconds?: number;
 }
 
 /** Never log credentials or query strings (reset links carry tokens there). */
@@ -63,6 +71,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const keys = new SigningKeys(database.db, config.keyRotationDays);
   await keys.refresh();
+  const storage = new LocalDiskStorage(config.storageDir);
+  // Services get a sender before the queue starts (the queue's jobs need the services' context).
+  const running: { queue?: JobQueue } = {};
+  const jobs: JobSender = {
+    send: async (name, data, sendOptions) => {
+      if (!running.queue) {
+        throw new Error('the job queue is not running');
+      }
+      await running.queue.send(name, data, sendOptions);
+    },
+  };
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -71,8 +90,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     sessionCache: new TtlCache(SESSION_CACHE_MS),
     hospitalCache: new TtlCache(HOSPITAL_CACHE_MS),
+    storage,
+    tusDir: path.join(config.storageDir, 'uploads'),
+    fileUrlSecret: await getOrCreateSecret(database.db, 'file-url'),
+    jobs,
+    auditor: new ReadAuditor(database.db, app.log),
   };
   app.decorate('ctx', ctx);
+  const tus = createTusServer(ctx, ctx.tusDir);
+  running.queue = await startJobQueue(
+    database,
+    allJobs({ db: database.db, storage, tusStore: tus.store, jobs }),
+    app.log,
+    {
+      pollingIntervalSeconds: options.jobPollingSeconds,
+    },
+  );
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
@@ -89,9 +122,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerSecurityHeaders(app);
   await app.register(cookie);
   await registerRateLimit(app);
-  registerRoutes(app, ctx, createAuthGuard(app, ctx), database);
+  registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server });
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
+    await running.queue?.stop();
+    await ctx.auditor.close();
     await mailer.drain();
   });
   return app;

@@ -12,6 +12,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Where the embedded database, files and outbox live. Relative paths start at the repository root. */
   DATA_DIR: z.string().default('data'),
+  /** Where uploaded files are kept (local-disk storage). Default: DATA_DIR/files. */
+  STORAGE_DIR: z.string().optional(),
   /** PostgreSQL connection string; without it the embedded PGlite database in DATA_DIR/db is used. */
   DATABASE_URL: z.string().optional(),
   /** Maximum connections of the PostgreSQL pool. */
@@ -40,6 +42,7 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  storageDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
   publicUrl: string;
@@ -67,6 +70,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     dataDir: path.resolve(repoRoot, e.DATA_DIR),
+    storageDir: e.STORAGE_DIR
+      ? path.resolve(repoRoot, e.STORAGE_DIR)
+      : path.join(path.resolve(repoRoot, e.DATA_DIR), 'files'),
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),

@@ -4,6 +4,9 @@ import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
 import type { TtlCache } from './lib/ttl-cache.js';
 import type { Hospital } from '@ra/shared';
+import type { JobSender } from './jobs/job-queue.js';
+import type { ReadAuditor } from './modules/audit/audit.service.js';
+import type { Storage } from './modules/storage/storage.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
 
@@ -18,6 +21,13 @@ export interface AppContext {
   sessionCache: TtlCache<string, SessionUser>;
   /** The hospital list changes rarely; it is read from the database at most every few seconds. */
   hospitalCache: TtlCache<'all', Hospital[]>;
+  storage: Storage;
+  /** Where tus keeps uploads until they are claimed. */
+  tusDir: string;
+  /** Signs the expiring URLs of stored files. */
+  fileUrlSecret: string;
+  jobs: JobSender;
+  auditor: ReadAuditor;
 }
 
 declare module 'fastify' {

@@ -6,16 +6,25 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
+import { filesRoutes } from './modules/storage/files.routes.js';
+import { patientsRoutes } from './modules/patients/patients.routes.js';
+import { imagesRoutes } from './modules/images/images.routes.js';
+import type { Server } from '@tus/server';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   requireUser: RequireUser,
-  database: Database,
+  deps: { database: Database; tus: Server },
 ): void {
-  healthRoutes(app, () => database.ping());
+  healthRoutes(app, () => deps.database.ping());
   identityRoutes(app, ctx);
   hospitalsRoutes(app, ctx);
   usersRoutes(app, ctx, requireUser);
+  uploadsRoutes(app, ctx, requireUser, deps.tus);
+  filesRoutes(app, ctx);
+  patientsRoutes(app, ctx, requireUser);
+  imagesRoutes(app, ctx, requireUser);
 }

@@ -23,6 +23,8 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Raw SQL for libraries that bring their own (the job queue); several statements when `values` is empty. */
+  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
@@ -46,6 +48,13 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
       await client.query('select 1');
     },
     close: () => client.close(),
+    executeSql: async (text, values) => {
+      if (values.length > 0) {
+        return { rows: (await client.query(text, values)).rows };
+      }
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
   };
 }
 
@@ -71,6 +80,7 @@ export function openPostgres(url: string, poolSize: number): Database {
       await pool.query('select 1');
     },
     close: () => pool.end(),
+    executeSql: async (text, values) => ({ rows: (await pool.query(text, values)).rows as unknown[] }),
   };
 }
 

@@ -46,3 +46,10 @@ export const signingKeys = pgTable('signing_keys', {
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   retiredAt: timestamp('retired_at', { withTimezone: true, precision: 3 }),
 });
+
+/** Named server secrets shared by every instance (for example the key that signs file URLs). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

@@ -1,0 +1,67 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.js';
+
+/**
+ * Background jobs queued in the database with pg-boss, on PostgreSQL or on the embedded PGlite
+ * (through pg-boss's `db` adapter). Every instance works the queues; handlers are idempotent.
+ */
+export interface JobSender {
+  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
+}
+
+export interface JobQueue extends JobSender {
+  stop(): Promise<void>;
+  boss: PgBoss;
+}
+
+export interface JobDefinition<T extends object> {
+  name: string;
+  /** Cron expression for jobs that run on a schedule. */
+  schedule?: string;
+  retryLimit: number;
+  handle(data: T): Promise<void>;
+}
+
+export async function startJobQueue(
+  database: Database,
+  jobs: JobDefinition<object>[],
+  log: FastifyBaseLogger,
+  options: { pollingIntervalSeconds?: number } = {},
+): Promise<JobQueue> {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => database.executeSql(text, (values as unknown[] | undefined) ?? []) },
+    schema: 'pgboss',
+  });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  await boss.start();
+  for (const job of jobs) {
+    await boss.createQueue(job.name, {
+      name: job.name,
+      retryLimit: job.retryLimit,
+      retryDelay: 2,
+      retryBackoff: true,
+    });
+    await boss.work<object>(
+      job.name,
+      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+      async ([item]) => {
+        if (item) {
+          await job.handle(item.data);
+        }
+      },
+    );
+    if (job.schedule) {
+      await boss.schedule(job.name, job.schedule);
+    }
+  }
+  return {
+    boss,
+    async send(name, data, sendOptions = {}) {
+      await boss.send(name, data, sendOptions);
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

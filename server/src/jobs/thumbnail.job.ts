@@ -1,0 +1,35 @@
+import sharp from 'sharp';
+import type { Db } from '../db/client.js';
+import { findImage, setThumbnail } from '../modules/images/images.repository.js';
+import type { Storage } from '../modules/storage/storage.js';
+import type { JobDefinition } from './job-queue.js';
+
+export const THUMBNAIL_JOB = 'image-thumbnail';
+export const THUMBNAIL_SIZE = 200;
+
+export interface ThumbnailJobData {
+  imageId: string;
+}
+
+/** Makes the 200×200 (fit inside) WebP thumbnail of an image. Running it twice does no harm. */
+export function thumbnailJob(db: Db, storage: Storage): JobDefinition<ThumbnailJobData> {
+  return {
+    name: THUMBNAIL_JOB,
+    retryLimit: 5,
+    async handle({ imageId }) {
+      const image = await findImage(db, imageId);
+      if (!image || image.thumbnailKey) {
+        return;
+      }
+      const source = await storage.read(image.storageKey);
+      const resize = sharp({ failOn: 'none' })
+        .rotate()
+        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 });
+      const thumbnail = await source.pipe(resize).toBuffer();
+      const key = `thumbnails/${image.id}.webp`;
+      await storage.putBuffer(key, thumbnail);
+      await setThumbnail(db, image.id, key);
+    },
+  };
+}

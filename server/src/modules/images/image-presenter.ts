@@ -1,0 +1,59 @@
+import { displayName, type Author, type Image } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { signPath } from '../storage/signed-url.js';
+import { FILES_PREFIX } from '../storage/files.routes.js';
+import type { ImageRow } from './images.repository.js';
+import type * as repo from './images.repository.js';
+
+type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];
+
+export function fileUrl(ctx: AppContext, key: string): string {
+  return signPath(ctx.fileUrlSecret, `${FILES_PREFIX}${key}`);
+}
+
+function toAuthor(note: NoteRow): Author {
+  return {
+    uid: note.authorId,
+    role: note.role,
+    full_name: displayName({
+      title: note.authorTitle,
+      first_name: note.authorFirstName,
+      last_name: note.authorLastName,
+    }),
+    note: note.note,
+    recommendation:
+      note.recommendedFirstName === null
+        ? null
+        : displayName({
+            title: note.recommendedTitle ?? '',
+            first_name: note.recommendedFirstName,
+            last_name: note.recommendedLastName ?? '',
+          }),
+    updatedAt: note.updatedAt.toISOString(),
+  };
+}
+
+/** Turns image rows and their notes into the wire `Image`, with freshly signed file URLs. */
+export function presentImages(ctx: AppContext, rows: ImageRow[], notes: NoteRow[]): Image[] {
+  const notesByImage = new Map<string, Author[]>();
+  for (const note of notes) {
+    const list = notesByImage.get(note.imageId) ?? [];
+    list.push(toAuthor(note));
+    notesByImage.set(note.imageId, list);
+  }
+  return rows.map((row) => ({
+    uid: row.id,
+    url: fileUrl(ctx, row.storageKey),
+    thumbnail_url: row.thumbnailKey ? fileUrl(ctx, row.thumbnailKey) : null,
+    content_type: row.contentType,
+    width: row.width,
+    height: row.height,
+    createdAt: row.createdAt.toISOString(),
+    first_name: row.patientFirstName,
+    last_name: row.patientLastName,
+    uploadedBy_title: row.uploaderTitle,
+    uploadedBy_first_name: row.uploaderFirstName,
+    uploadedBy_last_name: row.uploaderLastName,
+    authors: notesByImage.get(row.id) ?? [],
+  }));
+}

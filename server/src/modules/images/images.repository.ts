@@ -1,0 +1,146 @@
+import { and, asc, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Queryable } from '../../db/client.js';
+import { imageNotes, images, users } from '../../db/schema/index.js';
+
+const patient = alias(users, 'patient');
+const uploader = alias(users, 'uploader');
+const author = alias(users, 'author');
+const recommended = alias(users, 'recommended');
+
+function selectImages(db: Queryable) {
+  return db
+    .select({
+      id: images.id,
+      patientId: images.patientId,
+      storageKey: images.storageKey,
+      thumbnailKey: images.thumbnailKey,
+      contentType: images.contentType,
+      width: images.width,
+      height: images.height,
+      createdAt: images.createdAt,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+      uploaderTitle: uploader.title,
+      uploaderFirstName: uploader.firstName,
+      uploaderLastName: uploader.lastName,
+    })
+    .from(images)
+    .innerJoin(patient, eq(patient.id, images.patientId))
+    .innerJoin(uploader, eq(uploader.id, images.uploaderId));
+}
+
+export type ImageRow = Awaited<ReturnType<typeof findImage>> & {};
+
+export async function findImage(db: Queryable, imageId: string) {
+  const [row] = await selectImages(db).where(eq(images.id, imageId));
+  return row;
+}
+
+/** A patient's images, newest first; `after` is the previous page's last (createdAt, id). */
+export function listImagesOfPatient(
+  db: Queryable,
+  patientId: string,
+  page: { limit: number; after?: [string, string] },
+) {
+  const after = page.after
+    ? sql`(${images.createdAt}, ${images.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::uuid)`
+    : undefined;
+  return selectImages(db)
+    .where(and(eq(images.patientId, patientId), after))
+    .orderBy(desc(images.createdAt), desc(images.id))
+    .limit(page.limit);
+}
+
+/** The `perPatient` newest images of each patient, in one query. */
+export function listNewestImagesOfPatients(db: Queryable, patientIds: string[], perPatient: number) {
+  const ranked = db
+    .select({
+      id: images.id,
+      rank: sql<number>`row_number() over (partition by ${images.patientId} order by ${images.createdAt} desc, ${images.id} desc)`.as(
+        'rank',
+      ),
+    })
+    .from(images)
+    .where(inArray(images.patientId, patientIds))
+    .as('ranked');
+  return selectImages(db)
+    .innerJoin(ranked, eq(ranked.id, images.id))
+    .where(lte(ranked.rank, perPatient))
+    .orderBy(desc(images.createdAt), desc(images.id));
+}
+
+export async function countImagesOfPatients(db: Queryable, patientIds: string[]) {
+  const rows = await db
+    .select({ patientId: images.patientId, total: count() })
+    .from(images)
+    .where(inArray(images.patientId, patientIds))
+    .groupBy(images.patientId);
+  return new Map(rows.map((row) => [row.patientId, row.total]));
+}
+
+/** Notes of the images with their authors: physicians first, then radiologists by time. */
+export function listNotesOfImages(db: Queryable, imageIds: string[]) {
+  return db
+    .select({
+      imageId: imageNotes.imageId,
+      authorId: imageNotes.authorId,
+      role: imageNotes.authorRole,
+      note: imageNotes.note,
+      updatedAt: imageNotes.updatedAt,
+      authorTitle: author.title,
+      authorFirstName: author.firstName,
+      authorLastName: author.lastName,
+      recommendedTitle: recommended.title,
+      recommendedFirstName: recommended.firstName,
+      recommendedLastName: recommended.lastName,
+    })
+    .from(imageNotes)
+    .innerJoin(author, eq(author.id, imageNotes.authorId))
+    .leftJoin(recommended, eq(recommended.id, imageNotes.recommendationId))
+    .where(inArray(imageNotes.imageId, imageIds))
+    .orderBy(
+      sql`case when ${imageNotes.authorRole} = 'PHYSICIAN' then 0 else 1 end`,
+      asc(imageNotes.createdAt),
+      asc(imageNotes.id),
+    );
+}
+
+export async function insertImage(db: Queryable, image: typeof images.$inferInsert) {
+  const [row] = await db.insert(images).values(image).returning({ id: images.id });
+  return row!;
+}
+
+/** Writes the author's one note on an image; returns whether it existed before. */
+export async function upsertNote(
+  db: Queryable,
+  note: {
+    imageId: string;
+    authorId: string;
+    authorRole: 'PHYSICIAN' | 'RADIOLOGIST';
+    note: string;
+    recommendationId?: string | null;
+  },
+): Promise<{ isNew: boolean }> {
+  const [row] = await db
+    .insert(imageNotes)
+    .values(note)
+    .onConflictDoUpdate({
+      target: [imageNotes.imageId, imageNotes.authorId],
+      set: { note: note.note, updatedAt: new Date() },
+    })
+    .returning({ createdAt: imageNotes.createdAt, updatedAt: imageNotes.updatedAt });
+  return { isNew: row!.createdAt.getTime() === row!.updatedAt.getTime() };
+}
+
+export async function setThumbnail(db: Queryable, imageId: string, thumbnailKey: string) {
+  await db.update(images).set({ thumbnailKey }).where(eq(images.id, imageId));
+}
+
+export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
+  return db
+    .select({ id: images.id })
+    .from(images)
+    .where(sql`${images.thumbnailKey} is null`)
+    .limit(limit);
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  imagePageSchema,
+  imageResponseSchema,
+  pageQuerySchema,
+  updateNoteBodySchema,
+  updateNoteResponseSchema,
+  uploadImageBodySchema,
+  uploadImageResponseSchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import * as images from './images.service.js';
+
+const uidParams = z.object({ uid: z.string() });
+
+export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/user/:uid/images',
+    {
+      schema: { params: uidParams, querystring: pageQuerySchema, response: { 200: imagePageSchema } },
+      preHandler: requireUser(),
+    },
+    (request) => images.listImages(ctx, currentUser(request), request.params.uid, request.query, request.ip),
+  );
+
+  r.post(
+    '/api/user/upload-image',
+    {
+      schema: { body: uploadImageBodySchema, response: { 201: uploadImageResponseSchema } },
+      preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
+    },
+    async (request, reply) => {
+      const uid = await images.uploadImage(ctx, currentUser(request), request.body, request.ip);
+      return reply.status(201).send({ success: true, uid });
+    },
+  );
+
+  r.get(
+    '/api/image/:uid',
+    { schema: { params: uidParams, response: { 200: imageResponseSchema } }, preHandler: requireUser() },
+    async (request) => ({
+      image: await images.getImage(ctx, currentUser(request), request.params.uid, request.ip),
+    }),
+  );
+
+  for (const method of ['PATCH', 'PUT'] as const) {
+    r.route({
+      method,
+      url: '/api/image/:uid',
+      schema: { params: uidParams, body: updateNoteBodySchema, response: { 200: updateNoteResponseSchema } },
+      preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
+      handler: async (request) => ({
+        success: true as const,
+        note: await images.updateNote(
+          ctx,
+          currentUser(request),
+          request.params.uid,
+          request.body.note,
+          request.ip,
+        ),
+      }),
+    });
+  }
+}

@@ -1,0 +1,195 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput } from '../../lib/errors.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { auditChange } from '../audit/audit.service.js';
+import { notify } from '../notifications/notifications.service.js';
+import { findUserById } from '../identity/identity.repository.js';
+import { extensionOfMime } from '../storage/file-types.js';
+import { claimUpload, forgetUploadFiles } from '../uploads/uploads.service.js';
+import { releaseUpload } from '../uploads/uploads.repository.js';
+
+import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
+import { canAnnotatePatientImages, canReadPatientImages } from './images.policy.js';
+import { presentImages } from './image-presenter.js';
+import * as repo from './images.repository.js';
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+/** Rows to wire images, with their notes, in two queries whatever the count. */
+export async function presentImageRows(ctx: AppContext, rows: repo.ImageRow[]): Promise<Image[]> {
+  const notes =
+    rows.length > 0
+      ? await repo.listNotesOfImages(
+          ctx.db,
+          rows.map((row) => row.id),
+        )
+      : [];
+  return presentImages(ctx, rows, notes);
+}
+
+export async function listImages(
+  ctx: AppContext,
+  user: AuthUser,
+  patientId: string,
+  page: { limit: number; cursor?: string },
+  ip: string,
+): Promise<ImagePage> {
+  if (!isUuid(patientId) || !(await canReadPatientImages(ctx.db, user, patientId))) {
+    throw new AppError('NOT_FOUND');
+  }
+  const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
+  const rows = await repo.listImagesOfPatient(ctx.db, patientId, { limit: page.limit + 1, after });
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows.at(-1);
+  ctx.auditor.record({
+    actorId: user.id,
+    patientId,
+    action: 'read',
+    recordType: 'image-list',
+    recordId: patientId,
+    ip,
+  });
+  return {
+    images: await presentImageRows(ctx, pageRows),
+    next_cursor:
+      rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
+  };
+}
+
+async function findReadableImage(ctx: AppContext, user: AuthUser, imageId: string) {
+  const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
+  if (!row || !(await canReadPatientImages(ctx.db, user, row.patientId))) {
+    throw new AppError('NOT_FOUND');
+  }
+  return row;
+}
+
+export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
+  const row = await findReadableImage(ctx, user, imageId);
+  ctx.auditor.record({
+    actorId: user.id,
+    patientId: row.patientId,
+    action: 'read',
+    recordType: 'image',
+    recordId: row.id,
+    ip,
+  });
+  const [image] = await presentImageRows(ctx, [row]);
+  return image!;
+}
+
+export async function uploadImage(
+  ctx: AppContext,
+  user: AuthUser,
+  body: z.output<typeof uploadImageBodySchema>,
+  ip: string,
+): Promise<string> {
+  if (!isUuid(body.patient) || !(await canAnnotatePatientImages(ctx.db, user, body.patient))) {
+    throw new AppError('NOT_FOUND');
+  }
+  const recommendationId = body.recommendation || null;
+  if (recommendationId) {
+    const radiologist = isUuid(recommendationId) ? await findUserById(ctx.db, recommendationId) : undefined;
+    if (radiologist?.role !== 'RADIOLOGIST') {
+      throw new InvalidInput('recommendation', 'The selected radiologist does not exist.');
+    }
+  }
+
+  // Claim first (one short statement), then move the bytes, then write the records in one
+  // transaction: no transaction stays open while a large file moves.
+  const upload = await claimUpload(ctx, ctx.db, {
+    url: body.url,
+    userId: user.id,
+    purpose: 'image',
+    field: 'url',
+  });
+  const imageId = crypto.randomUUID();
+  const storageKey = `images/${imageId}.${extensionOfMime(upload.contentType)}`;
+  try {
+    await ctx.storage.putFile(storageKey, upload.localPath, { move: true });
+  } catch (err) {
+    await releaseUpload(ctx.db, upload.id);
+    throw err;
+  }
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await repo.insertImage(tx, {
+        id: imageId,
+        patientId: body.patient,
+        uploaderId: user.id,
+        storageKey,
+        contentType: upload.contentType,
+        filename: upload.filename,
+        size: upload.size,
+        width: upload.width,
+        height: upload.height,
+      });
+      if (body.notes || recommendationId) {
+        await repo.upsertNote(tx, {
+          imageId,
+          authorId: user.id,
+          authorRole: 'PHYSICIAN',
+          note: body.notes,
+          recommendationId,
+        });
+      }
+      await notify(tx, {
+        userId: body.patient,
+        message: 'You have a new image from your physician.',
+        to: PATHS.imageLibrary,
+      });
+      if (!body.notes) {
+        await notify(tx, {
+          userId: user.id,
+          message: "Don't forget to add your notes to your patient's image.",
+          to: PATHS.patients,
+        });
+      }
+      await auditChange(tx, {
+        actorId: user.id,
+        patientId: body.patient,
+        action: 'create',
+        recordType: 'image',
+        recordId: imageId,
+        ip,
+      });
+    });
+  } catch (err) {
+    await ctx.storage.delete(storageKey);
+    throw err;
+  }
+  await forgetUploadFiles(ctx, upload.id);
+  // After the commit; the thumbnail sweep catches an image whose job was never queued.
+  await ctx.jobs.send(THUMBNAIL_JOB, { imageId }, { singletonKey: imageId });
+  return imageId;
+}
+
+export async function updateNote(
+  ctx: AppContext,
+  user: AuthUser,
+  imageId: string,
+  note: string,
+  ip: string,
+): Promise<string> {
+  const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
+  if (!row || !(await canAnnotatePatientImages(ctx.db, user, row.patientId))) {
+    throw new AppError('NOT_FOUND');
+  }
+  await ctx.db.transaction(async (tx) => {
+    // A physician's note notifies no one (api-contract §4).
+    await repo.upsertNote(tx, { imageId, authorId: user.id, authorRole: 'PHYSICIAN', note });
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: row.patientId,
+      action: 'update',
+      recordType: 'note',
+      recordId: imageId,
+      ip,
+    });
+  });
+  return note;
+}

@@ -1,0 +1,53 @@
+import { and, asc, eq, gt, or } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { patientPhysicians, users } from '../../db/schema/index.js';
+
+export async function findPhysicianOf(db: Queryable, patientId: string) {
+  const [row] = await db
+    .select({ physicianId: patientPhysicians.physicianId })
+    .from(patientPhysicians)
+    .where(eq(patientPhysicians.patientId, patientId));
+  return row?.physicianId;
+}
+
+/** Links a patient to a physician unless the patient already has one; true when linked now. */
+export async function linkPatient(db: Queryable, patientId: string, physicianId: string): Promise<boolean> {
+  const rows = await db
+    .insert(patientPhysicians)
+    .values({ patientId, physicianId })
+    .onConflictDoNothing()
+    .returning({ patientId: patientPhysicians.patientId });
+  return rows.length > 0;
+}
+
+/** A physician's patients by last name, first name, id; `after` is the previous page's last key. */
+export function listPatientsOfPhysician(
+  db: Queryable,
+  physicianId: string,
+  page: { limit: number; after?: [string, string, string] },
+) {
+  const after = page.after
+    ? or(
+        gt(users.lastName, page.after[0]),
+        and(eq(users.lastName, page.after[0]), gt(users.firstName, page.after[1])),
+        and(
+          eq(users.lastName, page.after[0]),
+          eq(users.firstName, page.after[1]),
+          gt(users.id, page.after[2]),
+        ),
+      )
+    : undefined;
+  return db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      dob: users.dob,
+    })
+    .from(patientPhysicians)
+    .innerJoin(users, eq(users.id, patientPhysicians.patientId))
+    .where(and(eq(patientPhysicians.physicianId, physicianId), after))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(page.limit);
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { isValidSignature } from './signed-url.js';
+import { mimeOfKey } from './file-types.js';
+import type { ByteRange } from './storage.js';
+
+export const FILES_PREFIX = '/api/files/';
+
+/** Parses a single `bytes=a-b` range; null when absent, 'invalid' when it cannot be served. */
+function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
+  if (!header) {
+    return null;
+  }
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) {
+    return 'invalid';
+  }
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start <= end && start < size ? { start, end } : 'invalid';
+}
+
+function refuse(reply: FastifyReply, status: 403 | 404 | 416, size?: number) {
+  if (status === 416 && size !== undefined) {
+    void reply.header('Content-Range', `bytes */${size}`);
+  }
+  return reply
+    .status(status)
+    .send(status === 403 ? { error: 'This link is invalid or has expired.' } : { error: 'Not found.' });
+}
+
+/** Serves stored files to holders of a valid signed URL only (api-contract §5). */
+export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { '*': string }; Querystring: { expires?: string; sig?: string } }>(
+    `${FILES_PREFIX}*`,
+    async (request, reply) => {
+      const key = request.params['*'];
+      const path = `${FILES_PREFIX}${key}`;
+      if (!isValidSignature(ctx.fileUrlSecret, path, request.query.expires, request.query.sig)) {
+        return refuse(reply, 403);
+      }
+      const stored = await ctx.storage.stat(key);
+      if (!stored) {
+        return refuse(reply, 404);
+      }
+      const range = parseRange(request.headers.range, stored.size);
+      if (range === 'invalid') {
+        return refuse(reply, 416, stored.size);
+      }
+      const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
+      void reply
+        .header('Content-Type', mimeOfKey(key))
+        .header('Cache-Control', `private, max-age=${secondsLeft}`)
+        .header('Content-Disposition', `inline; filename="${key.split('/').pop()}"`)
+        .header('Accept-Ranges', 'bytes')
+        .header('Cross-Origin-Resource-Policy', 'same-origin');
+      if (range) {
+        void reply
+          .status(206)
+          .header('Content-Range', `bytes ${range.start}-${range.end}/${stored.size}`)
+          .header('Content-Length', range.end - range.start + 1);
+        return reply.send(await ctx.storage.read(key, range));
+      }
+      void reply.header('Content-Length', stored.size);
+      return reply.send(await ctx.storage.read(key));
+    },
+  );
+}

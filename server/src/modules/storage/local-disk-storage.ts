@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ByteRange, Storage, StoredObject } from './storage.js';
+
+const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
+
+/** Files on the local disk under `root`, one file per key. */
+export class LocalDiskStorage implements Storage {
+  constructor(private readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  private pathOf(key: string): string {
+    // Keys are made by the server, but refuse anything that could leave the root all the same.
+    if (!SAFE_KEY.test(key) || key.split('/').includes('..')) {
+      throw new Error(`unsafe storage key: ${key}`);
+    }
+    return path.join(this.root, key);
+  }
+
+  async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<void> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    if (options.move) {
+      try {
+        await fsp.rename(localPath, target);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') {
+          throw err;
+        }
+      }
+    }
+    await fsp.copyFile(localPath, target);
+    if (options.move) {
+      await fsp.rm(localPath, { force: true });
+    }
+  }
+
+  async putBuffer(key: string, data: Buffer): Promise<void> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.tmp`;
+    await fsp.writeFile(temporary, data);
+    await fsp.rename(temporary, target);
+  }
+
+  async stat(key: string): Promise<StoredObject | undefined> {
+    try {
+      const stats = await fsp.stat(this.pathOf(key));
+      return { size: stats.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.pathOf(key);
+    await fsp.access(file);
+    return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+}

@@ -1,0 +1,24 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  size: number;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive. */
+  end: number;
+}
+
+/**
+ * Where files live. Callers only know keys; the local-disk driver is the default and an
+ * S3-compatible driver can implement the same four operations.
+ */
+export interface Storage {
+  /** Moves or copies a local file into the store under `key`. */
+  putFile(key: string, localPath: string, options?: { move?: boolean }): Promise<void>;
+  putBuffer(key: string, data: Buffer): Promise<void>;
+  stat(key: string): Promise<StoredObject | undefined>;
+  read(key: string, range?: ByteRange): Promise<Readable>;
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import { and, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { uploads } from '../../db/schema/index.js';
+
+export async function insertUpload(db: Queryable, upload: typeof uploads.$inferInsert) {
+  await db.insert(uploads).values(upload);
+}
+
+export async function findUpload(db: Queryable, id: string) {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  return row;
+}
+
+export async function markUploadFinished(
+  db: Queryable,
+  id: string,
+  file: { contentType: string | null; width: number | null; height: number | null },
+) {
+  await db
+    .update(uploads)
+    .set({ ...file, finishedAt: new Date() })
+    .where(eq(uploads.id, id));
+}
+
+/** Claims a finished, unclaimed, fresh upload of `userId` for `purpose`; undefined when there is none. */
+export async function claimUpload(
+  db: Queryable,
+  claim: { id: string; userId: string; purpose: 'image' | 'profile'; notBefore: Date },
+) {
+  const [row] = await db
+    .update(uploads)
+    .set({ claimedAt: new Date() })
+    .where(
+      and(
+        eq(uploads.id, claim.id),
+        eq(uploads.userId, claim.userId),
+        eq(uploads.purpose, claim.purpose),
+        isNotNull(uploads.finishedAt),
+        isNotNull(uploads.contentType),
+        isNull(uploads.claimedAt),
+        gt(uploads.createdAt, claim.notBefore),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export function listUnclaimedBefore(db: Queryable, before: Date) {
+  return db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(isNull(uploads.claimedAt), lt(uploads.createdAt, before)));
+}
+
+export async function deleteUpload(db: Queryable, id: string) {
+  await db.delete(uploads).where(eq(uploads.id, id));
+}
+
+/** Undoes a claim whose file could not be stored, so the user can try again. */
+export async function releaseUpload(db: Queryable, id: string) {
+  await db.update(uploads).set({ claimedAt: null }).where(eq(uploads.id, id));
+}

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import fs from 'node:fs/promises';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { InvalidInput } from '../../lib/errors.js';
+import * as repo from './uploads.repository.js';
+import { NOT_AN_IMAGE, UPLOAD_CLAIM_HOURS } from './tus-server.js';
+
+export const UPLOAD_NOT_FOUND = 'The upload was not found or is not finished.';
+
+/** The upload id in `/api/uploads/<id>`, given as an absolute or relative URL. */
+export function uploadIdOf(url: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://local').pathname;
+  } catch {
+    return undefined;
+  }
+  return /^\/api\/uploads\/([0-9a-f-]{36})\/?$/i.exec(pathname)?.[1];
+}
+
+export interface ClaimedUpload {
+  id: string;
+  filename: string;
+  size: number;
+  contentType: string;
+  width: number;
+  height: number;
+  /** Where tus wrote the bytes; the caller moves them into storage. */
+  localPath: string;
+}
+
+/**
+ * Claims a finished upload of the caller (api-contract §5). Refuses with the contract's 400s:
+ * someone else's, unfinished, old or unknown uploads look the same; a non-image says so.
+ */
+export async function claimUpload(
+  ctx: AppContext,
+  db: Queryable,
+  claim: { url: string; userId: string; purpose: 'image' | 'profile'; field: string },
+): Promise<ClaimedUpload> {
+  const id = uploadIdOf(claim.url);
+  const notBefore = new Date(Date.now() - UPLOAD_CLAIM_HOURS * 3600 * 1000);
+  const row = id
+    ? await repo.claimUpload(db, { id, userId: claim.userId, purpose: claim.purpose, notBefore })
+    : undefined;
+  if (!row) {
+    const existing = id ? await repo.findUpload(db, id) : undefined;
+    const isRejectedImage =
+      existing?.userId === claim.userId && existing.finishedAt !== null && existing.contentType === null;
+    throw new InvalidInput(claim.field, isRejectedImage ? NOT_AN_IMAGE : UPLOAD_NOT_FOUND);
+  }
+  return {
+    id: row.id,
+    filename: row.filename,
+    size: row.size,
+    contentType: row.contentType!,
+    width: row.width!,
+    height: row.height!,
+    localPath: path.join(ctx.tusDir, row.id),
+  };
+}
+
+/** Removes what tus keeps of an upload once its bytes have moved into storage. */
+export async function forgetUploadFiles(ctx: AppContext, id: string): Promise<void> {
+  await fs.rm(path.join(ctx.tusDir, id), { force: true });
+  await fs.rm(path.join(ctx.tusDir, `${id}.json`), { force: true });
+}

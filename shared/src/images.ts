@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { LIMITS } from './fields.js';
+import { ROLES } from './roles.js';
+
+export const authorSchema = z.object({
+  uid: z.uuid(),
+  role: z.enum(ROLES),
+  full_name: z.string(),
+  note: z.string(),
+  /** The recommended radiologist's "<title> <first> <last>", physicians only. */
+  recommendation: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type Author = z.infer<typeof authorSchema>;
+
+export const imageSchema = z.object({
+  uid: z.uuid(),
+  url: z.string(),
+  thumbnail_url: z.string().nullable(),
+  content_type: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  createdAt: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  uploadedBy_title: z.string(),
+  uploadedBy_first_name: z.string(),
+  uploadedBy_last_name: z.string(),
+  authors: z.array(authorSchema),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export const imagePageSchema = z.object({
+  images: z.array(imageSchema),
+  next_cursor: z.string().nullable(),
+});
+export type ImagePage = z.infer<typeof imagePageSchema>;
+
+export const imageResponseSchema = z.object({ image: imageSchema });
+
+const noteField = z
+  .string({ error: 'Note must be text.' })
+  .trim()
+  .max(LIMITS.text, { error: 'Note is too long.' });
+
+export const uploadImageBodySchema = z.object({
+  patient: z
+    .string({ error: 'Please choose a patient.' })
+    .trim()
+    .min(1, { error: 'Please choose a patient.' }),
+  notes: z
+    .string({ error: 'Notes must be text.' })
+    .trim()
+    .max(LIMITS.text, { error: 'Notes is too long.' })
+    .optional()
+    .default(''),
+  url: z
+    .string({ error: 'The upload was not found or is not finished.' })
+    .trim()
+    .min(1, { error: 'The upload was not found or is not finished.' }),
+  recommendation: z.string().trim().nullable().optional(),
+});
+export type UploadImageBody = z.input<typeof uploadImageBodySchema>;
+
+export const uploadImageResponseSchema = z.object({ success: z.literal(true), uid: z.uuid() });
+
+export const updateNoteBodySchema = z.object({ note: noteField.default('') });
+export type UpdateNoteBody = z.input<typeof updateNoteBodySchema>;
+export const updateNoteResponseSchema = z.object({ success: z.literal(true), note: z.string() });
+
+/** Upload limits of api-contract §5. */
+export const UPLOAD_LIMITS = {
+  image: 2 * 1024 ** 3,
+  profile: 10 * 1024 ** 2,
+} as const;
+export type UploadPurpose = keyof typeof UPLOAD_LIMITS;
+
+/** Files at most this large go in one request; larger ones in resumable chunks (spec §4, §9). */
+export const RESUMABLE_THRESHOLD_BYTES = 256 * 1024;
+export const MAX_CHUNK_BYTES = 32 * 1024 * 1024;
