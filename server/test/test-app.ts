@@ -20,7 +20,10 @@ export interface TestApp {
  * A real app on a real, empty, migrated database: in-memory PGlite, or a fresh PostgreSQL
  * database created next to TEST_DATABASE_URL when that is set.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { jobPollingSeconds?: number } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -32,7 +35,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const { database, dropDatabase } = await openTestDatabase();
   await database.migrate();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    jobPollingSeconds: options.jobPollingSeconds,
+  });
   await app.ready();
   return {
     app,
