@@ -9,6 +9,12 @@ import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ContactPage } from '../features/info/pages/ContactPage';
 import { WorkPage } from '../features/info/pages/WorkPage';
 import { NotFoundPage } from '../features/info/pages/NotFoundPage';
+import { AddPatientPage } from '../features/patients/pages/AddPatientPage';
+import { PatientsPage } from '../features/patients/pages/PatientsPage';
+import { UploadPage } from '../features/images/pages/UploadPage';
+import { ImageLibraryPage } from '../features/images/pages/ImageLibraryPage';
+import { ImageViewPage } from '../features/images/pages/ImageViewPage';
+import { RequireAuth } from './RequireAuth';
 
 /** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
 export const router = createBrowserRouter([
@@ -22,6 +28,46 @@ export const router = createBrowserRouter([
       { path: PATHS.dashboard, element: <DashboardPage /> },
       { path: PATHS.contact, element: <ContactPage /> },
       { path: PATHS.work, element: <WorkPage /> },
+      {
+        path: PATHS.patients,
+        element: (
+          <RequireAuth>
+            <PatientsPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.addPatient,
+        element: (
+          <RequireAuth>
+            <AddPatientPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.upload,
+        element: (
+          <RequireAuth>
+            <UploadPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.imageLibrary,
+        element: (
+          <RequireAuth>
+            <ImageLibraryPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.imageView,
+        element: (
+          <RequireAuth>
+            <ImageViewPage />
+          </RequireAuth>
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -10,6 +10,16 @@ export function setAccessToken(token: string | null): void {
   accessToken = token;
 }
 
+/** The current access token, for clients that make their own requests (the upload client). */
+export function getAccessToken(): string | null {
+  return accessToken;
+}
+
+/** Asks the auth provider for a new access token; false when the session is gone. */
+export function refreshAccessTokenNow(): Promise<boolean> {
+  return refreshAccessToken ? refreshAccessToken() : Promise.resolve(false);
+}
+
 /** The auth provider registers how to refresh, so this module needs no React. */
 export function setRefreshHandler(handler: (() => Promise<boolean>) | null): void {
   refreshAccessToken = handler;

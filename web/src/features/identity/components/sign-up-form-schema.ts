@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import { signupFieldsSchema } from '@ra/shared';
 
-export const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
-
 /** The sign-up form: the shared rules plus the date of birth as month, day and year. */
 export const signUpFormSchema = signupFieldsSchema
   .pick({ title: true, first_name: true, last_name: true, email: true, password: true })
@@ -43,8 +28,3 @@ export const signUpFormSchema = signupFieldsSchema
 
 export type SignUpFormInput = z.input<typeof signUpFormSchema>;
 export type SignUpFormOutput = z.output<typeof signUpFormSchema>;
-
-/** `YYYY-MM-DD` with month and day padded to two digits. */
-export function toIsoDate(form: Pick<SignUpFormOutput, 'year' | 'month' | 'day'>): string {
-  return `${form.year}-${form.month.padStart(2, '0')}-${form.day.padStart(2, '0')}`;
-}

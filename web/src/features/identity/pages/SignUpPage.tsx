@@ -17,10 +17,10 @@ import { ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
 import { useHospitals } from '../api/hospitals';
 import { signUp } from '../api/sign-up';
+import { DateOfBirthFields } from '../../../components/DateOfBirthFields';
+import { toIsoDate } from '../../../lib/dates';
 import {
-  MONTHS,
   signUpFormSchema,
-  toIsoDate,
   type SignUpFormInput,
   type SignUpFormOutput,
 } from '../components/sign-up-form-schema';
@@ -148,48 +148,13 @@ export function SignUpPage() {
                 />
               </Col>
             </Row>
-            <fieldset>
-              <legend className="fs-6">Date of birth</legend>
-              <Row>
-                <Col xs={12} sm={5}>
-                  <SelectField
-                    id="signup-month"
-                    label="Month"
-                    registration={form.register('month')}
-                    error={errors.month}
-                  >
-                    <option value="">Month</option>
-                    {MONTHS.map((month, index) => (
-                      <option key={month} value={String(index + 1)}>
-                        {month}
-                      </option>
-                    ))}
-                  </SelectField>
-                </Col>
-                <Col xs={5} sm={3}>
-                  <TextField
-                    id="signup-day"
-                    label="Day"
-                    type="number"
-                    min={1}
-                    max={31}
-                    inputMode="numeric"
-                    registration={form.register('day')}
-                    error={errors.day}
-                  />
-                </Col>
-                <Col xs={7} sm={4}>
-                  <TextField
-                    id="signup-year"
-                    label="Year"
-                    inputMode="numeric"
-                    maxLength={4}
-                    registration={form.register('year')}
-                    error={errors.year}
-                  />
-                </Col>
-              </Row>
-            </fieldset>
+            <DateOfBirthFields
+              idPrefix="signup"
+              month={form.register('month')}
+              day={form.register('day')}
+              year={form.register('year')}
+              errors={errors}
+            />
             <TextField
               id="signup-email"
               label="Email"

@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Container from 'react-bootstrap/Container';
+import Form from 'react-bootstrap/Form';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { displayName, LIMITS, type PatientPage } from '@ra/shared';
+import { useAuth } from '../../../app/auth/auth-context';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { apiRequest, ApiError } from '../../../lib/api-client';
+import { PATHS } from '../../../lib/paths';
+import { useRadiologists } from '../api/radiologists';
+import { submitImage } from '../api/upload-image';
+import { UploadProgress } from '../components/UploadProgress';
+import { useUploadTask } from '../upload/use-upload-task';
+
+const NOT_AUTHORIZED = 'You are not authorized to view this page.';
+
+function usePatientChoices() {
+  return useInfiniteQuery({
+    queryKey: ['patients', 'choices'],
+    queryFn: ({ pageParam }) =>
+      apiRequest<PatientPage>(
+        `/api/user/patients?limit=200${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+}
+
+export function UploadPage() {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const isAllowed = user?.role === 'Physician' || user?.role === 'Radiologist';
+  const patients = usePatientChoices();
+  const radiologists = useRadiologists();
+  const [patient, setPatient] = useState(params.get('patient') ?? '');
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [notes, setNotes] = useState('');
+  const [recommendation, setRecommendation] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isSaving, setIsSaving] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const upload = useUploadTask('image');
+  const savedUrl = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (user && !isAllowed) {
+      window.alert(NOT_AUTHORIZED);
+      void navigate(PATHS.home, { replace: true });
+    }
+  }, [user, isAllowed, navigate]);
+
+  useEffect(() => {
+    if (!file) {
+      setPreview(null);
+      return undefined;
+    }
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  // When the bytes are on the server, record the image with its notes.
+  const finishedUrl = upload.snapshot?.state === 'success' ? upload.snapshot.url : null;
+  useEffect(() => {
+    if (!finishedUrl || savedUrl.current === finishedUrl) {
+      return;
+    }
+    savedUrl.current = finishedUrl;
+    setIsSaving(true);
+    submitImage({ patient, notes, url: finishedUrl, recommendation: recommendation || null })
+      .then(async () => {
+        await queryClient.invalidateQueries({ queryKey: ['patients'] });
+        await queryClient.invalidateQueries({ queryKey: ['images', patient] });
+        window.alert('Image uploaded successfully!');
+        setFile(null);
+        setNotes('');
+        setRecommendation('');
+        upload.reset();
+        if (fileInput.current) {
+          fileInput.current.value = '';
+        }
+      })
+      .catch((err: unknown) =>
+        setError(err instanceof ApiError ? err.message : 'The image could not be saved.'),
+      )
+      .finally(() => setIsSaving(false));
+  }, [finishedUrl, patient, notes, recommendation, queryClient, upload]);
+
+  if (!user || !isAllowed) {
+    return null;
+  }
+  const patientList = patients.data?.pages.flatMap((page) => page.patients) ?? [];
+  const isBusy =
+    upload.snapshot !== null && ['running', 'pausing', 'paused', 'canceling'].includes(upload.snapshot.state);
+  const canSubmit = Boolean(patient && file) && !isBusy && !isSaving;
+
+  function handleSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!file || !patient) {
+      return;
+    }
+    setError(null);
+    savedUrl.current = null;
+    upload.start(file);
+  }
+
+  return (
+    <Container className="py-5">
+      <Card className="mx-auto shadow-sm" style={{ maxWidth: '44rem' }}>
+        <Card.Body className="p-4">
+          <h1 className="h3 mb-4">Medical Image Upload</h1>
+          {patients.isPending && <PageSpinner label="Loading patients…" />}
+          {patients.isError && <Alert variant="danger">Your patients could not be loaded.</Alert>}
+          {patients.isSuccess && patientList.length === 0 && (
+            <Alert variant="info">You have no patients</Alert>
+          )}
+          <Form onSubmit={handleSubmit}>
+            <Form.Group className="mb-3" controlId="upload-patient">
+              <Form.Label>Patient</Form.Label>
+              <Form.Select
+                value={patient}
+                onChange={(event) => setPatient(event.target.value)}
+                disabled={isBusy}
+              >
+                <option value="">Choose a patient</option>
+                {patientList.map((p) => (
+                  <option key={p.uid} value={p.uid}>
+                    {p.first_name} {p.last_name} ({p.email})
+                  </option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+            <Form.Group className="mb-3" controlId="upload-file">
+              <Form.Label>Image</Form.Label>
+              <Form.Control
+                ref={fileInput}
+                type="file"
+                accept="image/png,image/jpeg,image/webp,image/gif,image/tiff"
+                disabled={isBusy}
+                onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
+              />
+            </Form.Group>
+            {preview && <img src={preview} alt="Preview of the chosen image" className="thumbnail mb-3" />}
+            <Form.Group className="mb-3" controlId="upload-notes">
+              <Form.Label>Notes</Form.Label>
+              <Form.Control
+                as="textarea"
+                rows={5}
+                maxLength={LIMITS.text}
+                value={notes}
+                onChange={(event) => setNotes(event.target.value)}
+                disabled={isBusy}
+              />
+            </Form.Group>
+            <Form.Group className="mb-3" controlId="upload-radiologist">
+              <Form.Label>Recommended radiologist (optional)</Form.Label>
+              <Form.Select
+                value={recommendation}
+                onChange={(event) => setRecommendation(event.target.value)}
+                disabled={isBusy}
+              >
+                <option value="">No recommendation</option>
+                {radiologists.data?.map((r) => (
+                  <option key={r.uid} value={r.uid}>
+                    {displayName(r)} — {r.expertise}
+                  </option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+            <Button type="submit" disabled={!canSubmit}>
+              {isSaving ? 'Saving…' : 'Complete Upload'}
+            </Button>
+          </Form>
+          {upload.task && upload.snapshot && <UploadProgress task={upload.task} snapshot={upload.snapshot} />}
+          {error && (
+            <Alert variant="danger" className="mt-3">
+              {error}
+            </Alert>
+          )}
+          <div className="mt-4">
+            <LinkButton to={PATHS.dashboard} variant="outline-secondary">
+              Back to Dashboard
+            </LinkButton>
+          </div>
+        </Card.Body>
+      </Card>
+    </Container>
+  );
+}
