@@ -35,6 +35,7 @@ export async function startJobQueue(
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
+  const workers = new Map<string, string>();
   for (const job of jobs) {
     await boss.createQueue(job.name, {
       name: job.name,
@@ -42,7 +43,7 @@ export async function startJobQueue(
       retryDelay: 2,
       retryBackoff: true,
     });
-    await boss.work<object>(
+    const workerId = await boss.work<object>(
       job.name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
       async ([item]) => {
@@ -51,6 +52,7 @@ export async function startJobQueue(
         }
       },
     );
+    workers.set(job.name, workerId);
     if (job.schedule) {
       await boss.schedule(job.name, job.schedule);
     }
@@ -59,6 +61,11 @@ export async function startJobQueue(
     boss,
     async send(name, data, sendOptions = {}) {
       await boss.send(name, data, sendOptions);
+      // This instance works the queue too: start now rather than at the next poll.
+      const workerId = workers.get(name);
+      if (workerId) {
+        boss.notifyWorker(workerId);
+      }
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -1,0 +1,32 @@
+import autocannon from 'autocannon';
+
+export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+export interface LoadRow {
+  name: string;
+  rps: number;
+  p99: number;
+}
+
+/** Loads one endpoint for DURATION_SECONDS; any failed request fails the bench. */
+export async function load(name: string, options: autocannon.Options): Promise<LoadRow> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) {
+    throw new Error(
+      `${name}: ${failures} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`,
+    );
+  }
+  return { name, rps: result.requests.average, p99: result.latency.p99 };
+}
+
+export function printLoadTable(rows: LoadRow[], ceiling: number): void {
+  console.log('| endpoint | requests/s | p99 latency (ms) | share of bare route |');
+  console.log('|---|---:|---:|---:|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(1)} | ${((row.rps / ceiling) * 100).toFixed(1)} % |`,
+    );
+  }
+}
