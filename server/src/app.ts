@@ -71,7 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const keys = new SigningKeys(database.db, config.keyRotationDays);
   await keys.refresh();
-  const storage = new LocalDiskStorage(config.storageDir);
+  const fileUrlSecret = await getOrCreateSecret(database.db, 'file-url');
+  const storage = new LocalDiskStorage(config.storageDir, fileUrlSecret);
   // Services get a sender before the queue starts (the queue's jobs need the services' context).
   const running: { queue?: JobQueue } = {};
   const jobs: JobSender = {
@@ -92,7 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     hospitalCache: new TtlCache(HOSPITAL_CACHE_MS),
     storage,
     tusDir: path.join(config.storageDir, 'uploads'),
-    fileUrlSecret: await getOrCreateSecret(database.db, 'file-url'),
+    fileUrlSecret,
     jobs,
     auditor: new ReadAuditor(database.db, app.log),
   };

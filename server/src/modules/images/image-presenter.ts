@@ -1,15 +1,9 @@
 import { displayName, type Author, type Image } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { signPath } from '../storage/signed-url.js';
-import { FILES_PREFIX } from '../storage/files.routes.js';
 import type { ImageRow } from './images.repository.js';
 import type * as repo from './images.repository.js';
 
 type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];
-
-export function fileUrl(ctx: AppContext, key: string): string {
-  return signPath(ctx.fileUrlSecret, `${FILES_PREFIX}${key}`);
-}
 
 function toAuthor(note: NoteRow): Author {
   return {
@@ -43,8 +37,8 @@ export function presentImages(ctx: AppContext, rows: ImageRow[], notes: NoteRow[
   }
   return rows.map((row) => ({
     uid: row.id,
-    url: fileUrl(ctx, row.storageKey),
-    thumbnail_url: row.thumbnailKey ? fileUrl(ctx, row.thumbnailKey) : null,
+    url: ctx.storage.signedUrl(row.storageKey),
+    thumbnail_url: row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey) : null,
     content_type: row.contentType,
     width: row.width,
     height: row.height,

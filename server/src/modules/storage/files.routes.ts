@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { isValidSignature } from './signed-url.js';
+import { FILES_PREFIX, isValidSignature } from './signed-url.js';
 import { mimeOfKey } from './file-types.js';
 import type { ByteRange } from './storage.js';
-
-export const FILES_PREFIX = '/api/files/';
 
 /** Parses a single `bytes=a-b` range; null when absent, 'invalid' when it cannot be served. */
 function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {

@@ -3,13 +3,23 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
+import { FILES_PREFIX, signPath } from './signed-url.js';
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
 
 /** Files on the local disk under `root`, one file per key. */
 export class LocalDiskStorage implements Storage {
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    /** Signs the URLs this server serves files at (files.routes.ts checks them). */
+    private readonly urlSecret: string,
+  ) {
     fs.mkdirSync(root, { recursive: true });
+  }
+
+  signedUrl(key: string): string {
+    this.pathOf(key);
+    return signPath(this.urlSecret, `${FILES_PREFIX}${key}`);
   }
 
   private pathOf(key: string): string {

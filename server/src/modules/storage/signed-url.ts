@@ -3,6 +3,9 @@ import crypto from 'node:crypto';
 /** Files are served only through URLs signed with a server secret and valid for a limited time. */
 export const SIGNED_URL_SECONDS = 30 * 60;
 
+/** Where the local-disk storage serves its files. */
+export const FILES_PREFIX = '/api/files/';
+
 function signature(secret: string, path: string, expires: number): string {
   return crypto.createHmac('sha256', secret).update(`${path}\n${expires}`).digest('base64url');
 }

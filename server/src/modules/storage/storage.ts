@@ -12,7 +12,7 @@ export interface ByteRange {
 
 /**
  * Where files live. Callers only know keys; the local-disk driver is the default and an
- * S3-compatible driver can implement the same four operations.
+ * S3-compatible driver can implement the same operations (its signed URLs would be presigned).
  */
 export interface Storage {
   /** Moves or copies a local file into the store under `key`. */
@@ -21,4 +21,6 @@ export interface Storage {
   stat(key: string): Promise<StoredObject | undefined>;
   read(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /** A URL the browser can load the file from directly, valid for a limited time. */
+  signedUrl(key: string): string;
 }
