@@ -10,6 +10,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/storage/files.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { imagesRoutes } from './modules/images/images.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { Server } from '@tus/server';
 
 /** Every module's routes, registered in one greppable place. */
@@ -27,4 +28,5 @@ export function registerRoutes(
   filesRoutes(app, ctx);
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
+  notificationsRoutes(app, ctx, requireUser);
 }

@@ -9,3 +9,4 @@ export * from './patients.js';
 export * from './radiologists.js';
 export * from './roles.js';
 export * from './web-paths.js';
+export * from './notifications.js';

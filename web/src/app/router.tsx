@@ -14,6 +14,7 @@ import { PatientsPage } from '../features/patients/pages/PatientsPage';
 import { UploadPage } from '../features/images/pages/UploadPage';
 import { ImageLibraryPage } from '../features/images/pages/ImageLibraryPage';
 import { ImageViewPage } from '../features/images/pages/ImageViewPage';
+import { NotificationsPage } from '../features/notifications/pages/NotificationsPage';
 import { RequireAuth } from './RequireAuth';
 
 /** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
@@ -65,6 +66,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireAuth>
             <ImageViewPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.notifications,
+        element: (
+          <RequireAuth>
+            <NotificationsPage />
           </RequireAuth>
         ),
       },

@@ -35,6 +35,8 @@ export const users = pgTable(
     yearsOfExp: integer('years_of_exp').notNull().default(0),
     feeCents: integer('fee_cents').notNull().default(15000),
     allowRatings: boolean('allow_ratings').notNull().default(true),
+    /** Bumped whenever the user's notifications change, so polling can answer 304 from one row. */
+    notificationsVersion: integer('notifications_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { ROLE_NAMES } from '@ra/shared';
 import { PATHS } from '../../lib/paths';
 import { ROLE_VARIANT } from '../../lib/roles';
+import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 import { useAuth } from '../auth/auth-context';
 
 export function NavBar() {
@@ -24,6 +25,7 @@ export function NavBar() {
               <Navbar.Text className={`fw-semibold text-${ROLE_VARIANT[user.role]}`}>
                 {user.role} Portal
               </Navbar.Text>
+              <NotificationBell />
               <NavDropdown title={user.displayName || user.email} id="user-menu" align="end">
                 <NavDropdown.Item as={Link} to={PATHS.dashboard}>
                   Dashboard

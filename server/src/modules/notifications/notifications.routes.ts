@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  markReadBodySchema,
+  markReadResponseSchema,
+  notificationListSchema,
+  unreadCountSchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import * as notifications from './notifications.service.js';
+
+export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/notification/polling',
+    {
+      schema: { response: { 200: notificationListSchema, 204: z.null(), 304: z.null() } },
+      preHandler: requireUser(),
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      // One small read decides whether anything changed since the client's copy.
+      const tag = await notifications.notificationsTag(ctx, user.id);
+      void reply.header('ETag', tag).header('Cache-Control', 'private, no-cache');
+      if (request.headers['if-none-match'] === tag) {
+        return reply.status(304).send(null);
+      }
+      const list = await notifications.listNotifications(ctx, user.id);
+      return list.length === 0 ? reply.status(204).send(null) : list;
+    },
+  );
+
+  r.put(
+    '/api/notification/read',
+    {
+      schema: { body: markReadBodySchema, response: { 200: markReadResponseSchema } },
+      preHandler: requireUser(),
+    },
+    async (request) => ({
+      success: true as const,
+      read: await notifications.markNotificationsRead(ctx, currentUser(request).id, request.body.read),
+    }),
+  );
+
+  r.get(
+    '/api/notification/unread-count',
+    { schema: { response: { 200: unreadCountSchema } }, preHandler: requireUser() },
+    async (request) => ({ unread: await notifications.countUnread(ctx, currentUser(request).id) }),
+  );
+}
