@@ -14,6 +14,9 @@ import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.j
 import { ReadAuditor } from './modules/audit/audit.service.js';
 import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
+import Stripe from 'stripe';
+import { sandboxProvider } from './modules/payments/sandbox-provider.js';
+import { stripeProvider } from './modules/payments/stripe-provider.js';
 import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -72,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const keys = new SigningKeys(database.db, config.keyRotationDays);
   await keys.refresh();
   const fileUrlSecret = await getOrCreateSecret(database.db, 'file-url');
+  const stripe = config.stripe ? new Stripe(config.stripe.secretKey) : undefined;
   const storage = new LocalDiskStorage(config.storageDir, fileUrlSecret);
   // Services get a sender before the queue starts (the queue's jobs need the services' context).
   const running: { queue?: JobQueue } = {};
@@ -96,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fileUrlSecret,
     jobs,
     auditor: new ReadAuditor(database.db, app.log),
+    payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
   };
   app.decorate('ctx', ctx);
   const tus = createTusServer(ctx, ctx.tusDir);
@@ -123,7 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerSecurityHeaders(app);
   await app.register(cookie);
   await registerRateLimit(app);
-  registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server });
+  registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
     await running.queue?.stop();

@@ -33,6 +33,10 @@ const envSchema = z.object({
   /** Requests per minute allowed per IP, and per email, on sign-in, sign-up, portal and reset. */
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  /** Stripe secret key; with it invoices are paid on Stripe's hosted pages instead of the sandbox. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Signing secret of the Stripe webhook endpoint (/api/payment/webhook/stripe). */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Folder of the built web app; served at / in production. */
   WEB_DIST_DIR: z.string().optional(),
 });
@@ -54,6 +58,7 @@ export interface Config {
   keyRotationDays: number;
   rateLimit: { perIp: number; perEmail: number };
   webDistDir: string | undefined;
+  stripe: { secretKey: string; webhookSecret: string } | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -83,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === '1',
     keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
     rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
+      : undefined,
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)
       : e.NODE_ENV === 'production'

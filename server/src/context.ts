@@ -7,6 +7,7 @@ import type { Hospital } from '@ra/shared';
 import type { JobSender } from './jobs/job-queue.js';
 import type { ReadAuditor } from './modules/audit/audit.service.js';
 import type { Storage } from './modules/storage/storage.js';
+import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
 
@@ -28,6 +29,8 @@ export interface AppContext {
   fileUrlSecret: string;
   jobs: JobSender;
   auditor: ReadAuditor;
+  /** The sandbox, or Stripe when STRIPE_SECRET_KEY is set. */
+  payments: PaymentProvider;
 }
 
 declare module 'fastify' {

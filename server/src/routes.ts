@@ -12,13 +12,16 @@ import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { imagesRoutes } from './modules/images/images.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { Server } from '@tus/server';
+import type Stripe from 'stripe';
+import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   requireUser: RequireUser,
-  deps: { database: Database; tus: Server },
+  deps: { database: Database; tus: Server; stripe: Stripe | undefined },
 ): void {
   healthRoutes(app, () => deps.database.ping());
   identityRoutes(app, ctx);
@@ -29,4 +32,6 @@ export function registerRoutes(
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
   notificationsRoutes(app, ctx, requireUser);
+  paymentsRoutes(app, ctx, requireUser, deps.stripe);
+  ratingsRoutes(app, ctx, requireUser);
 }

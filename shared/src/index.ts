@@ -10,3 +10,4 @@ export * from './radiologists.js';
 export * from './roles.js';
 export * from './web-paths.js';
 export * from './notifications.js';
+export * from './payments.js';

@@ -1,31 +1,48 @@
-import type { Queryable } from '../../db/client.js';
+import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { findPhysicianOf } from '../patients/patients.repository.js';
+import { invoiceStateFor, isPaidByPatient } from '../payments/invoices.service.js';
 
-/**
- * Who may see a patient's images: the patient and their physician. Radiologists are admitted per
- * paid image with the payments work; until then they see none. Everyone else gets a 404.
- */
-export async function canReadPatientImages(
-  db: Queryable,
+/** Which of a patient's images a caller may see: all of them, only those paid to this radiologist, or none. */
+export type ImageScope = { kind: 'all' } | { kind: 'paid'; radiologistId: string };
+
+export async function imageScopeFor(
+  ctx: AppContext,
   user: AuthUser,
   patientId: string,
-): Promise<boolean> {
+): Promise<ImageScope | null> {
   switch (user.role) {
     case 'PATIENT':
-      return user.id === patientId;
+      return user.id === patientId ? { kind: 'all' } : null;
     case 'PHYSICIAN':
-      return (await findPhysicianOf(db, patientId)) === user.id;
+      return (await findPhysicianOf(ctx.db, patientId)) === user.id ? { kind: 'all' } : null;
     case 'RADIOLOGIST':
-      return false;
+      return (await isPaidByPatient(ctx, user.id, patientId))
+        ? { kind: 'paid', radiologistId: user.id }
+        : null;
   }
 }
 
-/** Who may upload for or annotate a patient's images: their physician (radiologists arrive with payments). */
-export async function canAnnotatePatientImages(
-  db: Queryable,
+/** Readers of one image: the patient, their physician, and a radiologist whose invoice for it is paid. */
+export async function canReadImage(
+  ctx: AppContext,
   user: AuthUser,
-  patientId: string,
+  image: { id: string; patientId: string },
 ): Promise<boolean> {
-  return user.role === 'PHYSICIAN' && (await findPhysicianOf(db, patientId)) === user.id;
+  if (user.role === 'RADIOLOGIST') {
+    return (await invoiceStateFor(ctx, image.id, user.id)) === 'paid';
+  }
+  return (await imageScopeFor(ctx, user, image.patientId)) !== null;
+}
+
+/** Who may upload for a patient: their physician, or a radiologist the patient has paid. */
+export async function canUploadFor(ctx: AppContext, user: AuthUser, patientId: string): Promise<boolean> {
+  switch (user.role) {
+    case 'PHYSICIAN':
+      return (await findPhysicianOf(ctx.db, patientId)) === user.id;
+    case 'RADIOLOGIST':
+      return isPaidByPatient(ctx, user.id, patientId);
+    case 'PATIENT':
+      return false;
+  }
 }

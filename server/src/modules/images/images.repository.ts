@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
-import { imageNotes, images, users } from '../../db/schema/index.js';
+import { imageNotes, images, invoices, users } from '../../db/schema/index.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');
@@ -32,6 +32,13 @@ function selectImages(db: Queryable) {
 
 export type ImageRow = Awaited<ReturnType<typeof findImage>> & {};
 
+/** Limits a query to the images a radiologist has been paid for (when `radiologistId` is given). */
+export function paidFor(radiologistId: string | undefined) {
+  return radiologistId
+    ? sql`exists (select 1 from ${invoices} where ${invoices.imageId} = ${images.id} and ${invoices.radiologistId} = ${radiologistId} and ${invoices.status} = 'paid')`
+    : undefined;
+}
+
 export async function findImage(db: Queryable, imageId: string) {
   const [row] = await selectImages(db).where(eq(images.id, imageId));
   return row;
@@ -41,19 +48,24 @@ export async function findImage(db: Queryable, imageId: string) {
 export function listImagesOfPatient(
   db: Queryable,
   patientId: string,
-  page: { limit: number; after?: [string, string] },
+  page: { limit: number; after?: [string, string]; paidForRadiologist?: string },
 ) {
   const after = page.after
     ? sql`(${images.createdAt}, ${images.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::uuid)`
     : undefined;
   return selectImages(db)
-    .where(and(eq(images.patientId, patientId), after))
+    .where(and(eq(images.patientId, patientId), after, paidFor(page.paidForRadiologist)))
     .orderBy(desc(images.createdAt), desc(images.id))
     .limit(page.limit);
 }
 
 /** The `perPatient` newest images of each patient, in one query. */
-export function listNewestImagesOfPatients(db: Queryable, patientIds: string[], perPatient: number) {
+export function listNewestImagesOfPatients(
+  db: Queryable,
+  patientIds: string[],
+  perPatient: number,
+  paidForRadiologist?: string,
+) {
   const ranked = db
     .select({
       id: images.id,
@@ -62,7 +74,7 @@ export function listNewestImagesOfPatients(db: Queryable, patientIds: string[], 
       ),
     })
     .from(images)
-    .where(inArray(images.patientId, patientIds))
+    .where(and(inArray(images.patientId, patientIds), paidFor(paidForRadiologist)))
     .as('ranked');
   return selectImages(db)
     .innerJoin(ranked, eq(ranked.id, images.id))
@@ -70,11 +82,15 @@ export function listNewestImagesOfPatients(db: Queryable, patientIds: string[], 
     .orderBy(desc(images.createdAt), desc(images.id));
 }
 
-export async function countImagesOfPatients(db: Queryable, patientIds: string[]) {
+export async function countImagesOfPatients(
+  db: Queryable,
+  patientIds: string[],
+  paidForRadiologist?: string,
+) {
   const rows = await db
     .select({ patientId: images.patientId, total: count() })
     .from(images)
-    .where(inArray(images.patientId, patientIds))
+    .where(and(inArray(images.patientId, patientIds), paidFor(paidForRadiologist)))
     .groupBy(images.patientId);
   return new Map(rows.map((row) => [row.patientId, row.total]));
 }

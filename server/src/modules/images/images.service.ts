@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
+import { imageViewPath, PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError, InvalidInput } from '../../lib/errors.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import type { Queryable } from '../../db/client.js';
+import { findPhysicianOf } from '../patients/patients.repository.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { auditChange } from '../audit/audit.service.js';
@@ -13,7 +15,8 @@ import { claimUpload, forgetUploadFiles } from '../uploads/uploads.service.js';
 import { releaseUpload } from '../uploads/uploads.repository.js';
 
 import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
-import { canAnnotatePatientImages, canReadPatientImages } from './images.policy.js';
+import { canReadImage, canUploadFor, imageScopeFor } from './images.policy.js';
+import { invoiceStateFor } from '../payments/invoices.service.js';
 import { presentImages } from './image-presenter.js';
 import * as repo from './images.repository.js';
 
@@ -38,11 +41,16 @@ export async function listImages(
   page: { limit: number; cursor?: string },
   ip: string,
 ): Promise<ImagePage> {
-  if (!isUuid(patientId) || !(await canReadPatientImages(ctx.db, user, patientId))) {
+  const scope = isUuid(patientId) ? await imageScopeFor(ctx, user, patientId) : null;
+  if (!scope) {
     throw new AppError('NOT_FOUND');
   }
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
-  const rows = await repo.listImagesOfPatient(ctx.db, patientId, { limit: page.limit + 1, after });
+  const rows = await repo.listImagesOfPatient(ctx.db, patientId, {
+    limit: page.limit + 1,
+    after,
+    paidForRadiologist: scope.kind === 'paid' ? scope.radiologistId : undefined,
+  });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
   ctx.auditor.record({
@@ -62,7 +70,7 @@ export async function listImages(
 
 async function findReadableImage(ctx: AppContext, user: AuthUser, imageId: string) {
   const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
-  if (!row || !(await canReadPatientImages(ctx.db, user, row.patientId))) {
+  if (!row || !(await canReadImage(ctx, user, row))) {
     throw new AppError('NOT_FOUND');
   }
   return row;
@@ -88,7 +96,7 @@ export async function uploadImage(
   body: z.output<typeof uploadImageBodySchema>,
   ip: string,
 ): Promise<string> {
-  if (!isUuid(body.patient) || !(await canAnnotatePatientImages(ctx.db, user, body.patient))) {
+  if (!isUuid(body.patient) || !(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;
@@ -132,7 +140,7 @@ export async function uploadImage(
         await repo.upsertNote(tx, {
           imageId,
           authorId: user.id,
-          authorRole: 'PHYSICIAN',
+          authorRole: user.role === 'RADIOLOGIST' ? 'RADIOLOGIST' : 'PHYSICIAN',
           note: body.notes,
           recommendationId,
         });
@@ -168,6 +176,9 @@ export async function uploadImage(
   return imageId;
 }
 
+const UNPAID =
+  'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
+
 export async function updateNote(
   ctx: AppContext,
   user: AuthUser,
@@ -176,12 +187,32 @@ export async function updateNote(
   ip: string,
 ): Promise<string> {
   const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
-  if (!row || !(await canAnnotatePatientImages(ctx.db, user, row.patientId))) {
+  if (!row) {
     throw new AppError('NOT_FOUND');
   }
+  if (user.role === 'RADIOLOGIST') {
+    const state = await invoiceStateFor(ctx, row.id, user.id);
+    if (!state) {
+      throw new AppError('NOT_FOUND');
+    }
+    if (state === 'open') {
+      throw new RuleViolation(UNPAID);
+    }
+  } else if (!(await canUploadFor(ctx, user, row.patientId))) {
+    throw new AppError('NOT_FOUND');
+  }
+  const isRadiologist = user.role === 'RADIOLOGIST';
   await ctx.db.transaction(async (tx) => {
-    // A physician's note notifies no one (api-contract §4).
-    await repo.upsertNote(tx, { imageId, authorId: user.id, authorRole: 'PHYSICIAN', note });
+    const { isNew } = await repo.upsertNote(tx, {
+      imageId,
+      authorId: user.id,
+      authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
+      note,
+    });
+    // A physician's note notifies no one; a radiologist's tells the patient and the physician.
+    if (isRadiologist) {
+      await notifyRadiologistNote(tx, row.patientId, imageId, isNew);
+    }
     await auditChange(tx, {
       actorId: user.id,
       patientId: row.patientId,
@@ -192,4 +223,30 @@ export async function updateNote(
     });
   });
   return note;
+}
+
+async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: string, isFirst: boolean) {
+  if (!isFirst) {
+    await notify(tx, {
+      userId: patientId,
+      message: 'Your image note has been updated.',
+      to: imageViewPath(imageId),
+    });
+    return;
+  }
+  const physicianId = await findPhysicianOf(tx, patientId);
+  await notify(
+    tx,
+    { userId: patientId, message: 'Your image has a new note.', to: imageViewPath(imageId) },
+    { userId: patientId, message: "Don't forget to rate your radiologist.", to: PATHS.secondOpinion },
+    ...(physicianId
+      ? [
+          {
+            userId: physicianId,
+            message: "A radiologist has added a note to your patient's image.",
+            to: PATHS.patients,
+          },
+        ]
+      : []),
+  );
 }

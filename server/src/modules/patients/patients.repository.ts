@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { patientPhysicians, users } from '../../db/schema/index.js';
+import { invoices, patientPhysicians, users } from '../../db/schema/index.js';
 
 export async function findPhysicianOf(db: Queryable, patientId: string) {
   const [row] = await db
@@ -20,13 +20,8 @@ export async function linkPatient(db: Queryable, patientId: string, physicianId:
   return rows.length > 0;
 }
 
-/** A physician's patients by last name, first name, id; `after` is the previous page's last key. */
-export function listPatientsOfPhysician(
-  db: Queryable,
-  physicianId: string,
-  page: { limit: number; after?: [string, string, string] },
-) {
-  const after = page.after
+function afterKey(page: { after?: [string, string, string] }) {
+  return page.after
     ? or(
         gt(users.lastName, page.after[0]),
         and(eq(users.lastName, page.after[0]), gt(users.firstName, page.after[1])),
@@ -37,17 +32,47 @@ export function listPatientsOfPhysician(
         ),
       )
     : undefined;
+}
+
+const patientColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  dob: users.dob,
+};
+
+/** A physician's patients by last name, first name, id; `after` is the previous page's last key. */
+export function listPatientsOfPhysician(
+  db: Queryable,
+  physicianId: string,
+  page: { limit: number; after?: [string, string, string] },
+) {
   return db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      dob: users.dob,
-    })
+    .select(patientColumns)
     .from(patientPhysicians)
     .innerJoin(users, eq(users.id, patientPhysicians.patientId))
-    .where(and(eq(patientPhysicians.physicianId, physicianId), after))
+    .where(and(eq(patientPhysicians.physicianId, physicianId), afterKey(page)))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(page.limit);
+}
+
+/** Patients who have paid this radiologist for at least one image, in the same order. */
+export function listPatientsOfRadiologist(
+  db: Queryable,
+  radiologistId: string,
+  page: { limit: number; after?: [string, string, string] },
+) {
+  const paid = db
+    .selectDistinct({ patientId: invoices.patientId })
+    .from(invoices)
+    .where(and(eq(invoices.radiologistId, radiologistId), eq(invoices.status, 'paid')))
+    .as('paid');
+  return db
+    .select(patientColumns)
+    .from(paid)
+    .innerJoin(users, eq(users.id, paid.patientId))
+    .where(afterKey(page))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
     .limit(page.limit);
 }

@@ -142,18 +142,18 @@ export async function listPatients(
   ip: string,
 ): Promise<PatientPage> {
   const after = decodeCursor(page.cursor, 3) as [string, string, string] | undefined;
-  // Radiologists see patients through paid invoices, which arrive with the payments work.
-  if (user.role !== 'PHYSICIAN') {
-    return { patients: [], next_cursor: null };
-  }
-  const rows = await repo.listPatientsOfPhysician(ctx.db, user.id, { limit: page.limit + 1, after });
+  // Radiologists see only the patients, and the images, they have been paid for.
+  const paidFor = user.role === 'RADIOLOGIST' ? user.id : undefined;
+  const rows = paidFor
+    ? await repo.listPatientsOfRadiologist(ctx.db, paidFor, { limit: page.limit + 1, after })
+    : await repo.listPatientsOfPhysician(ctx.db, user.id, { limit: page.limit + 1, after });
   const pageRows = rows.slice(0, page.limit);
   const ids = pageRows.map((row) => row.id);
   const [imageRows, counts] =
     ids.length > 0
       ? await Promise.all([
-          listNewestImagesOfPatients(ctx.db, ids, IMAGES_PER_PATIENT_CARD),
-          countImagesOfPatients(ctx.db, ids),
+          listNewestImagesOfPatients(ctx.db, ids, IMAGES_PER_PATIENT_CARD, paidFor),
+          countImagesOfPatients(ctx.db, ids, paidFor),
         ])
       : [[], new Map<string, number>()];
   const images = await presentImageRows(ctx, imageRows);

@@ -2,8 +2,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
-export function listRadiologists(db: Queryable, limit?: number) {
-  const query = db
+export function listRadiologists(db: Queryable) {
+  return db
     .select({
       id: users.id,
       title: users.title,
@@ -18,5 +18,4 @@ export function listRadiologists(db: Queryable, limit?: number) {
     .from(users)
     .where(eq(users.role, 'RADIOLOGIST'))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
-  return limit === undefined ? query : query.limit(limit);
 }

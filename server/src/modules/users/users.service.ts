@@ -1,4 +1,5 @@
-import type { MeetRadiologist, Radiologist } from '@ra/shared';
+import { meetRadiologistSchema, type MeetRadiologist, type Radiologist } from '@ra/shared';
+import { ratingSummaries } from '../ratings/ratings.repository.js';
 import type { AppContext } from '../../context.js';
 import { centsToDollars } from '../../lib/money.js';
 import * as repo from './users.repository.js';
@@ -18,21 +19,34 @@ function toMeetRadiologist(row: RadiologistRow): MeetRadiologist {
   };
 }
 
-/** Ratings arrive with the second-opinion work; until then every radiologist is unrated. */
-export async function listMeetOurRadiologists(ctx: AppContext): Promise<MeetRadiologist[]> {
-  const rows = await repo.listRadiologists(ctx.db, MEET_OUR_RADIOLOGISTS_LIMIT);
-  return rows.map(toMeetRadiologist);
-}
-
+/** Every radiologist by last name, with the average and count of their ratings. */
 export async function listRadiologists(ctx: AppContext): Promise<Radiologist[]> {
   const rows = await repo.listRadiologists(ctx.db);
+  const summaries = await ratingSummaries(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...toMeetRadiologist(row),
     bio: row.bio,
     years_of_exp: row.yearsOfExp,
-    average_rating: null,
-    rating_count: 0,
+    average_rating: summaries.get(row.id)?.average ?? null,
+    rating_count: summaries.get(row.id)?.count ?? 0,
     allow_ratings: row.allowRatings,
     fee: centsToDollars(row.feeCents),
   }));
+}
+
+/** At most six: best average first, unrated last, then by last name and first name. */
+export async function listMeetOurRadiologists(ctx: AppContext): Promise<MeetRadiologist[]> {
+  const all = await listRadiologists(ctx);
+  const ranked = all
+    .map((radiologist, index) => ({ radiologist, index }))
+    .sort(
+      (a, b) =>
+        (b.radiologist.average_rating ?? -1) - (a.radiologist.average_rating ?? -1) || a.index - b.index,
+    );
+  return ranked
+    .slice(0, MEET_OUR_RADIOLOGISTS_LIMIT)
+    .map(({ radiologist }) => meetRadiologistSchema.parse(radiologist));
 }

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { PATHS } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, RuleViolation } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { findUserById } from '../identity/identity.repository.js';
+import { notify } from '../notifications/notifications.service.js';
+import * as repo from './ratings.repository.js';
+
+/** A patient rates a radiologist who reviewed an image they paid for (api-contract §3). */
+export async function rateRadiologist(
+  ctx: AppContext,
+  patient: AuthUser,
+  radiologistUid: string,
+  rating: number,
+): Promise<string> {
+  const radiologist = z.uuid().safeParse(radiologistUid).success
+    ? await findUserById(ctx.db, radiologistUid)
+    : undefined;
+  if (radiologist?.role !== 'RADIOLOGIST') {
+    throw new AppError('NOT_FOUND');
+  }
+  if (!radiologist.allowRatings) {
+    throw new RuleViolation('This radiologist is not accepting ratings.');
+  }
+  if (!(await repo.hasReviewedPaidImage(ctx.db, patient.id, radiologist.id))) {
+    throw new RuleViolation('You can only rate a radiologist who has reviewed your images.');
+  }
+  return ctx.db.transaction(async (tx) => {
+    const previous = await repo.findRating(tx, patient.id, radiologist.id);
+    if (previous?.rating === rating) {
+      return 'Same rating already exists.';
+    }
+    await repo.upsertRating(tx, patient.id, radiologist.id, rating);
+    await notify(tx, {
+      userId: radiologist.id,
+      message: previous ? 'A patient has updated their rating.' : 'A patient has rated your service.',
+      to: PATHS.profile,
+    });
+    return previous ? 'Rating updated successfully.' : 'Rating submitted successfully.';
+  });
+}
