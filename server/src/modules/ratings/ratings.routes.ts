@@ -6,17 +6,15 @@ import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { rateRadiologist } from './ratings.service.js';
 
 export function ratingsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post(
-      '/api/user/rate',
-      {
-        schema: { body: rateBodySchema, response: { 200: rateResponseSchema } },
-        preHandler: requireUser('PATIENT'),
-      },
-      async (request) => ({
-        success: true as const,
-        msg: await rateRadiologist(ctx, currentUser(request), request.body.uid, request.body.rating),
-      }),
-    );
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/user/rate',
+    {
+      schema: { body: rateBodySchema, response: { 200: rateResponseSchema } },
+      preHandler: requireUser('PATIENT'),
+    },
+    async (request) => ({
+      success: true as const,
+      msg: await rateRadiologist(ctx, currentUser(request), request.body.uid, request.body.rating),
+    }),
+  );
 }
