@@ -15,6 +15,9 @@ import { UploadPage } from '../features/images/pages/UploadPage';
 import { ImageLibraryPage } from '../features/images/pages/ImageLibraryPage';
 import { ImageViewPage } from '../features/images/pages/ImageViewPage';
 import { NotificationsPage } from '../features/notifications/pages/NotificationsPage';
+import { InvoicesPage } from '../features/payments/pages/InvoicesPage';
+import { PayPage } from '../features/payments/pages/PayPage';
+import { SecondOpinionPage } from '../features/payments/pages/SecondOpinionPage';
 import { RequireAuth } from './RequireAuth';
 
 /** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
@@ -74,6 +77,23 @@ export const router = createBrowserRouter([
         element: (
           <RequireAuth>
             <NotificationsPage />
+          </RequireAuth>
+        ),
+      },
+      { path: PATHS.secondOpinion, element: <SecondOpinionPage /> },
+      {
+        path: PATHS.invoices,
+        element: (
+          <RequireAuth>
+            <InvoicesPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/pay/:uid',
+        element: (
+          <RequireAuth>
+            <PayPage />
           </RequireAuth>
         ),
       },

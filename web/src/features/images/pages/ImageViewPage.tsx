@@ -12,6 +12,7 @@ import { PATHS } from '../../../lib/paths';
 import { useImage } from '../api/image';
 import { ImageNotes } from '../components/ImageNotes';
 import { NoteEditor } from '../components/NoteEditor';
+import { RateRadiologist } from '../components/RateRadiologist';
 
 export function ImageViewPage() {
   const { user } = useAuth();
@@ -72,6 +73,9 @@ export function ImageViewPage() {
       {user?.role === 'Physician' && (
         <NoteEditor key={data.uid} imageUid={data.uid} initialNote={ownNote} submitLabel="Save Note" />
       )}
+      {user?.role === 'Radiologist' && (
+        <NoteEditor key={data.uid} imageUid={data.uid} initialNote={ownNote} submitLabel="Submit Analysis" />
+      )}
       {user?.role === 'Patient' && (
         <Card className="mt-4">
           <Card.Body>
@@ -84,6 +88,9 @@ export function ImageViewPage() {
             <LinkButton to={PATHS.secondOpinion}>Get a Second Opinion</LinkButton>
           </Card.Body>
         </Card>
+      )}
+      {user?.role === 'Patient' && (
+        <RateRadiologist radiologists={data.authors.filter((author) => author.role === 'RADIOLOGIST')} />
       )}
       <div className="mt-4">
         <LinkButton
