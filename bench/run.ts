@@ -10,6 +10,7 @@ import { CONNECTIONS, DURATION_SECONDS, printLoadTable } from './lib/load.js';
 import { startServers, stopServers } from './lib/servers.js';
 import { identityRows } from './identity.bench.js';
 import { imageListRows, makeWorkDir, thumbnailLatency, uploadThroughput } from './images.bench.js';
+import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
 const workDir = makeWorkDir();
@@ -25,11 +26,17 @@ try {
   const upload = await uploadThroughput(physician, workDir);
   const thumbnails = await thumbnailLatency(physician, demoPatientUid);
   const listRows = await imageListRows(physician);
+  const polling = await pollingRows(base);
+  const radiologists = await patient.json<{ radiologists: { uid: string }[] }>(
+    'GET',
+    '/api/user/radiologists',
+  );
+  const invoices = await invoiceThroughput(base, physician, radiologists.radiologists[0]!.uid);
 
   console.log(
     `\n${DURATION_SECONDS} s per row, ${CONNECTIONS} connections, ${os.cpus().length} cores, Node ${process.version}\n`,
   );
-  printLoadTable([...rows, ...listRows], rows[0]!.rps);
+  printLoadTable([...rows, ...listRows, ...polling], rows[0]!.rps);
   console.log('\n| figure | value |');
   console.log('|---|---:|');
   console.log(
@@ -39,6 +46,9 @@ try {
   console.log(`| upload / cp | ${(upload.tusMbps / upload.cpMbps).toFixed(2)} |`);
   console.log(
     `| upload finished → thumbnail available, 2048×2048 JPEG (${(thumbnails.bytes / 1e6).toFixed(1)} MB), median of ${process.env.BENCH_THUMBNAIL_IMAGES ?? 50} | ${(thumbnails.median * 1000).toFixed(0)} ms (max ${(thumbnails.max * 1000).toFixed(0)} ms) |`,
+  );
+  console.log(
+    `| POST /api/payment/{radiologist}/invoice (sandbox), 10 patients requesting and cancelling | ${invoices.perSecond.toFixed(0)} invoices/s, p99 ${invoices.p99.toFixed(0)} ms |`,
   );
 } finally {
   await stopServers();

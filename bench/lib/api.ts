@@ -18,7 +18,10 @@ export class Api {
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.base}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', authorization: this.authorization },
+      headers: {
+        authorization: this.authorization,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) {

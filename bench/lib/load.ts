@@ -9,10 +9,11 @@ export interface LoadRow {
   p99: number;
 }
 
-/** Loads one endpoint for DURATION_SECONDS; any failed request fails the bench. */
-export async function load(name: string, options: autocannon.Options): Promise<LoadRow> {
+/** Loads one endpoint for DURATION_SECONDS; any failed request (other than `okStatus`) fails the bench. */
+export async function load(name: string, options: autocannon.Options, okStatus?: number): Promise<LoadRow> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options });
-  const failures = result.non2xx + result.errors + result.timeouts;
+  const expected = okStatus ? (result.statusCodeStats?.[String(okStatus) as '304']?.count ?? 0) : 0;
+  const failures = result.non2xx - expected + result.errors + result.timeouts;
   if (failures > 0) {
     throw new Error(
       `${name}: ${failures} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`,

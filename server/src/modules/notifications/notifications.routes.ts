@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   markReadBodySchema,
   markReadResponseSchema,
@@ -17,19 +16,22 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
   r.get(
     '/api/notification/polling',
     {
-      schema: { response: { 200: notificationListSchema, 204: z.null(), 304: z.null() } },
+      schema: { response: { 200: notificationListSchema } },
       preHandler: requireUser(),
     },
-    async (request, reply) => {
+    async (request, typedReply) => {
+      // 204 and 304 carry no body, so they are outside the typed response schema.
+      const reply = typedReply as FastifyReply;
       const user = currentUser(request);
       // One small read decides whether anything changed since the client's copy.
       const tag = await notifications.notificationsTag(ctx, user.id);
       void reply.header('ETag', tag).header('Cache-Control', 'private, no-cache');
       if (request.headers['if-none-match'] === tag) {
-        return reply.status(304).send(null);
+        // No body at all: a 304 with one would break keep-alive clients.
+        return reply.status(304).removeHeader('content-type').send();
       }
       const list = await notifications.listNotifications(ctx, user.id);
-      return list.length === 0 ? reply.status(204).send(null) : list;
+      return list.length === 0 ? reply.status(204).send() : list;
     },
   );
 

@@ -58,6 +58,7 @@ describe('notifications', () => {
     const idle = await poll(me.token, etag);
     expect(idle.statusCode).toBe(304);
     expect(idle.body).toBe('');
+    expect(idle.headers['content-length']).toBeUndefined();
 
     const unread = await t.app.inject({
       method: 'GET',
