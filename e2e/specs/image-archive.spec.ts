@@ -26,7 +26,7 @@ async function newPage(browser: Browser): Promise<Page> {
 test('a physician invites a patient and uploads an image with pausing; the patient sees it', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const doctor = await newPage(browser);
   await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
 

@@ -14,7 +14,7 @@ const LAURA = 'laura.davis@radiology-archive.example';
 test('a patient pays for a second opinion, the radiologist answers, and the patient rates them', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   // Set-up through the API: a patient of the demo physician with one image.
   const patient = await (await browser.newContext()).newPage();
   const account = await createPatientAccount(patient);

@@ -25,8 +25,8 @@ export function NoteEditor({
     setIsSaving(true);
     try {
       await updateNote(imageUid, { note });
-      await queryClient.invalidateQueries({ queryKey: ['image', imageUid] });
       window.alert('Note updated successfully!');
+      await queryClient.invalidateQueries({ queryKey: ['image', imageUid] });
     } catch (err) {
       window.alert(err instanceof ApiError ? err.message : 'Error updating note');
     } finally {
