@@ -1,19 +1,5 @@
 import type { Page } from '@playwright/test';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+import { MONTHS } from '@ra/shared';
 
 export interface SignUpDetails {
   role: 'Patient' | 'Physician';

@@ -71,3 +71,19 @@ export const dobField = z
 export const uidField = z.uuid();
 
 export const isoDateTime = z.iso.datetime();
+
+/** Month names of the date-of-birth selects, January first. */
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;

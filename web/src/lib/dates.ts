@@ -1,17 +1,4 @@
-export const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+export { MONTHS } from '@ra/shared';
 
 /** `YYYY-MM-DD` from form fields, with month and day padded to two digits. */
 export function toIsoDate(parts: { year: string; month: string; day: string }): string {

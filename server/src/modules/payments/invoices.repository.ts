@@ -65,25 +65,6 @@ export async function hasOpenInvoice(db: Queryable, patientId: string): Promise<
   return row !== undefined;
 }
 
-export async function hasLiveInvoice(
-  db: Queryable,
-  imageId: string,
-  radiologistId: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.imageId, imageId),
-        eq(invoices.radiologistId, radiologistId),
-        sql`${invoices.status} in ('open', 'paid')`,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 export async function insertInvoice(db: Queryable, invoice: typeof invoices.$inferInsert) {
   await db.insert(invoices).values(invoice);
 }

@@ -57,7 +57,7 @@ export async function createInvoice(
   if (await repo.hasOpenInvoice(ctx.db, patient.id)) {
     throw new RuleViolation(UNPAID_INVOICES);
   }
-  if (await repo.hasLiveInvoice(ctx.db, image.id, radiologist.id)) {
+  if (await repo.findLiveInvoiceFor(ctx.db, image.id, radiologist.id)) {
     throw new RuleViolation(ALREADY_INVOICED);
   }
   const id = crypto.randomUUID();

@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
-import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
@@ -18,6 +16,7 @@ import { PATHS } from '../../../lib/paths';
 import { useHospitals } from '../api/hospitals';
 import { signUp } from '../api/sign-up';
 import { DateOfBirthFields } from '../../../components/DateOfBirthFields';
+import { NameFields } from '../../../components/NameFields';
 import { toIsoDate } from '../../../lib/dates';
 import {
   signUpFormSchema,
@@ -128,26 +127,13 @@ export function SignUpPage() {
                 </option>
               ))}
             </SelectField>
-            <Row>
-              <Col sm={6}>
-                <TextField
-                  id="signup-first-name"
-                  label="First name"
-                  autoComplete="given-name"
-                  registration={form.register('first_name')}
-                  error={errors.first_name}
-                />
-              </Col>
-              <Col sm={6}>
-                <TextField
-                  id="signup-last-name"
-                  label="Last name"
-                  autoComplete="family-name"
-                  registration={form.register('last_name')}
-                  error={errors.last_name}
-                />
-              </Col>
-            </Row>
+            <NameFields
+              idPrefix="signup"
+              first={form.register('first_name')}
+              last={form.register('last_name')}
+              errors={errors}
+              isOwnName
+            />
             <DateOfBirthFields
               idPrefix="signup"
               month={form.register('month')}

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
-import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { emailField, LIMITS } from '@ra/shared';
 import { DateOfBirthFields } from '../../../components/DateOfBirthFields';
+import { NameFields } from '../../../components/NameFields';
 import { LinkButton } from '../../../components/LinkButton';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { TextField } from '../../../components/TextField';
@@ -75,24 +74,12 @@ export function AddPatientPage() {
             password.
           </p>
           <Form noValidate onSubmit={(event) => void handleSubmit(event)}>
-            <Row>
-              <Col sm={6}>
-                <TextField
-                  id="patient-first-name"
-                  label="First name"
-                  registration={form.register('first_name')}
-                  error={errors.first_name}
-                />
-              </Col>
-              <Col sm={6}>
-                <TextField
-                  id="patient-last-name"
-                  label="Last name"
-                  registration={form.register('last_name')}
-                  error={errors.last_name}
-                />
-              </Col>
-            </Row>
+            <NameFields
+              idPrefix="patient"
+              first={form.register('first_name')}
+              last={form.register('last_name')}
+              errors={errors}
+            />
             <DateOfBirthFields
               idPrefix="patient"
               month={form.register('month')}
