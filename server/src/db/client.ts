@@ -60,6 +60,13 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 
 export function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that the server drops (restart, failover) must not crash the process;
+  // the pool replaces it on the next query.
+  pool.on('error', (err: Error & { code?: string }) => {
+    if (err.code !== '57P01') {
+      console.error('PostgreSQL connection error:', err.message);
+    }
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
