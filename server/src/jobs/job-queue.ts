@@ -43,12 +43,16 @@ export async function startJobQueue(
       retryDelay: 2,
       retryBackoff: true,
     });
-    const workerId = await boss.work<object>(
+    let workerId = '';
+    workerId = await boss.work<object>(
       job.name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
       async ([item]) => {
         if (item) {
           await job.handle(item.data);
+          // pg-boss waits a polling interval after every fetch; when there was work, ask at once
+          // for more, so a backlog drains at the speed of the work, not one job per interval.
+          boss.notifyWorker(workerId);
         }
       },
     );
