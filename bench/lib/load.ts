@@ -7,6 +7,8 @@ export interface LoadRow {
   name: string;
   rps: number;
   p99: number;
+  /** Requests that failed (errors, timeouts, unexpected statuses); reported, not hidden. */
+  failed: number;
 }
 
 /** Loads one endpoint for DURATION_SECONDS; any failed request (other than `okStatus`) fails the bench. */
@@ -23,8 +25,8 @@ export async function load(name: string, options: autocannon.Options, okStatus?:
 }
 
 export function printLoadTable(rows: LoadRow[], ceiling: number): void {
-  console.log('| endpoint | requests/s | p99 latency (ms) | share of bare route |');
-  console.log('|---|---:|---:|---:|');
+  console.log('| endpoint | requests/s | p99 latency (ms) | share of bare route | failed |');
+  console.log('|---|---:|---:|---:|---:|');
   for (const row of rows) {
     console.log(
       `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(1)} | ${((row.rps / ceiling) * 100).toFixed(1)} % |`,
