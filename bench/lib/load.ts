@@ -11,17 +11,12 @@ export interface LoadRow {
   failed: number;
 }
 
-/** Loads one endpoint for DURATION_SECONDS; any failed request (other than `okStatus`) fails the bench. */
+/** Loads one endpoint for DURATION_SECONDS; failed requests (other than `okStatus` answers) are counted. */
 export async function load(name: string, options: autocannon.Options, okStatus?: number): Promise<LoadRow> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options });
   const expected = okStatus ? (result.statusCodeStats?.[String(okStatus) as '304']?.count ?? 0) : 0;
   const failures = result.non2xx - expected + result.errors + result.timeouts;
-  if (failures > 0) {
-    throw new Error(
-      `${name}: ${failures} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`,
-    );
-  }
-  return { name, rps: result.requests.average, p99: result.latency.p99 };
+  return { name, rps: result.requests.average, p99: result.latency.p99, failed: failures };
 }
 
 export function printLoadTable(rows: LoadRow[], ceiling: number): void {
