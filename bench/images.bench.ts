@@ -130,6 +130,10 @@ export async function imageListRows(api: Api): Promise<LoadRow[]> {
       url: `${api.base}/api/user/${large}/images`,
       headers,
     }),
+    await load(`GET /api/user/{uid}/images?limit=10 (${LARGE_ARCHIVE} images)`, {
+      url: `${api.base}/api/user/${large}/images?limit=10`,
+      headers,
+    }),
     await load('GET /api/user/{uid}/images (10 images)', {
       url: `${api.base}/api/user/${small}/images`,
       headers,

@@ -23,8 +23,9 @@ export function printLoadTable(rows: LoadRow[], ceiling: number): void {
   console.log('| endpoint | requests/s | p99 latency (ms) | share of bare route | failed |');
   console.log('|---|---:|---:|---:|---:|');
   for (const row of rows) {
+    const share = ((row.rps / ceiling) * 100).toFixed(1);
     console.log(
-      `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(1)} | ${((row.rps / ceiling) * 100).toFixed(1)} % |`,
+      `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(1)} | ${share} % | ${row.failed} |`,
     );
   }
 }
