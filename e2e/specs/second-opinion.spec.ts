@@ -74,11 +74,14 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   // She opens the image and submits her analysis.
   await radiologist.goto(`/imageview?image=${imageUid}`);
   await radiologist.getByLabel('Notes').fill('No fracture. Mild effusion; rest and review in six weeks.');
-  const saved = radiologist.waitForEvent('dialog');
+  // Accept the alert inside the event itself, so the page is never left blocked on it.
+  let alertText = '';
+  radiologist.once('dialog', (dialog) => {
+    alertText = dialog.message();
+    void dialog.accept();
+  });
   await radiologist.getByRole('button', { name: 'Submit Analysis' }).click();
-  const dialog = await saved;
-  expect(dialog.message()).toBe('Note updated successfully!');
-  await dialog.accept();
+  await expect.poll(() => alertText).toBe('Note updated successfully!');
 
   // The patient reads the opinion and rates her 4 stars.
   await patient.goto(`/imageview?image=${imageUid}`);
