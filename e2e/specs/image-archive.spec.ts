@@ -81,14 +81,12 @@ test('a physician invites a patient and uploads an image with pausing; the patie
     .getByLabel('Recommended radiologist (optional)')
     .selectOption({ label: 'Dr. Laura Davis — Musculoskeletal' });
   await expect(completeButton).toBeEnabled();
-  const dialog = doctor.waitForEvent('dialog');
+  const alerts = acceptDialogs(doctor);
   await completeButton.click();
   await doctor.getByRole('button', { name: 'Pause' }).click();
   await expect(doctor.getByText(/sent — paused/)).toBeVisible();
   await doctor.getByRole('button', { name: 'Resume' }).click();
-  const success = await dialog;
-  expect(success.message()).toBe('Image uploaded successfully!');
-  await success.accept();
+  await expect.poll(() => alerts).toEqual(['Image uploaded successfully!']);
 
   // The patient finds it in the library with its thumbnail, opens it, and reloads the view.
   await patient.goto('/imagelibrary');

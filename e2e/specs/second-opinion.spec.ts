@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { findLinkInOutbox } from '../../server/test/outbox.js';
 import {
+  acceptDialogs,
   createPatientAccount,
   dataDir,
   DEMO_PASSWORD,
@@ -74,14 +75,9 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   // She opens the image and submits her analysis.
   await radiologist.goto(`/imageview?image=${imageUid}`);
   await radiologist.getByLabel('Notes').fill('No fracture. Mild effusion; rest and review in six weeks.');
-  // Accept the alert inside the event itself, so the page is never left blocked on it.
-  let alertText = '';
-  radiologist.once('dialog', (dialog) => {
-    alertText = dialog.message();
-    void dialog.accept();
-  });
+  const alerts = acceptDialogs(radiologist);
   await radiologist.getByRole('button', { name: 'Submit Analysis' }).click();
-  await expect.poll(() => alertText).toBe('Note updated successfully!');
+  await expect.poll(() => alerts).toEqual(['Note updated successfully!']);
 
   // The patient reads the opinion and rates her 4 stars.
   await patient.goto(`/imageview?image=${imageUid}`);

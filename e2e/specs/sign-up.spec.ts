@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { rosterPhysician, uniqueEmail } from '../fixtures/accounts.js';
+import { acceptDialogs, rosterPhysician, uniqueEmail } from '../fixtures/accounts.js';
 import { DASHBOARD_CARDS, DashboardPage } from '../pages/dashboard.page.js';
 import { SignUpPage } from '../pages/sign-up.page.js';
 
 test('a patient signs up, is told to share their email, and sees the patient cards', async ({ page }) => {
   const signUp = new SignUpPage(page);
   const email = uniqueEmail('new-patient');
-  const alert = page.waitForEvent('dialog');
+  const alerts = acceptDialogs(page);
   await signUp.open();
   await signUp.signUp({
     role: 'Patient',
@@ -17,9 +17,7 @@ test('a patient signs up, is told to share their email, and sees the patient car
     email,
     password: 'patient password',
   });
-  const dialog = await alert;
-  expect(dialog.message()).toBe('Share your account email with your physician to get started.');
-  await dialog.accept();
+  await expect.poll(() => alerts).toEqual(['Share your account email with your physician to get started.']);
 
   await expect(page).toHaveURL(/\/dashboard$/);
   const dashboard = new DashboardPage(page);
