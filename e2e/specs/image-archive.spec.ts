@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { findLinkInOutbox } from '../../server/test/outbox.js';
 import {
+  acceptDialogs,
   createPatientAccount,
   dataDir,
   DEMO_PASSWORD,
