@@ -11,3 +11,4 @@ export * from './roles.js';
 export * from './web-paths.js';
 export * from './notifications.js';
 export * from './payments.js';
+export * from './profiles.js';

@@ -35,6 +35,12 @@ export const users = pgTable(
     yearsOfExp: integer('years_of_exp').notNull().default(0),
     feeCents: integer('fee_cents').notNull().default(15000),
     allowRatings: boolean('allow_ratings').notNull().default(true),
+    /** Random per picture: the public crop's URL names it, so the URL changes with the picture. */
+    pictureId: uuid('picture_id'),
+    /** The uploaded picture as it came (private). */
+    pictureKey: text('picture_key'),
+    /** The 100×100 WebP crop; null until the background job has made it. */
+    pictureCropKey: text('picture_crop_key'),
     /** Bumped whenever the user's notifications change, so polling can answer 304 from one row. */
     notificationsVersion: integer('notifications_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -42,6 +48,7 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_email_unique').on(table.email),
+    uniqueIndex('users_picture_id_unique').on(table.pictureId),
     check('users_fee_non_negative', sql`${table.feeCents} >= 0`),
   ],
 );
