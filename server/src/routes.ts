@@ -6,6 +6,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { profileRoutes } from './modules/users/profile.routes.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/storage/files.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
@@ -27,6 +28,7 @@ export function registerRoutes(
   identityRoutes(app, ctx);
   hospitalsRoutes(app, ctx);
   usersRoutes(app, ctx, requireUser);
+  profileRoutes(app, ctx, requireUser);
   uploadsRoutes(app, ctx, requireUser, deps.tus);
   filesRoutes(app, ctx);
   patientsRoutes(app, ctx, requireUser);

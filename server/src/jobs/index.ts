@@ -2,6 +2,7 @@ import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
+import { profilePictureJob } from './profile-picture.job.js';
 import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 import { thumbnailJob } from './thumbnail.job.js';
 import { uploadCleanupJob } from './upload-cleanup.job.js';
@@ -10,6 +11,7 @@ import { uploadCleanupJob } from './upload-cleanup.job.js';
 export function allJobs(deps: { db: Db; storage: Storage; tusStore: FileStore; jobs: JobSender }) {
   return [
     thumbnailJob(deps.db, deps.storage),
+    profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),
   ] as JobDefinition<object>[];

@@ -2,8 +2,13 @@ import type { Db } from '../db/client.js';
 import { listImagesWithoutThumbnail } from '../modules/images/images.repository.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { THUMBNAIL_JOB } from './thumbnail.job.js';
+import { listPicturesWithoutCrop } from '../modules/users/profile.repository.js';
+import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
 
-/** Queues a thumbnail for any image that still lacks one (a lost queue entry, a crash mid-upload). */
+/**
+ * Queues a thumbnail for any image, and a crop for any profile picture, that still lacks one
+ * (a lost queue entry, a crash between the commit and the queueing).
+ */
 export function thumbnailSweepJob(db: Db, jobs: JobSender): JobDefinition<object> {
   return {
     name: 'image-thumbnail-sweep',
@@ -12,6 +17,10 @@ export function thumbnailSweepJob(db: Db, jobs: JobSender): JobDefinition<object
     async handle() {
       for (const image of await listImagesWithoutThumbnail(db, 500)) {
         await jobs.send(THUMBNAIL_JOB, { imageId: image.id }, { singletonKey: image.id });
+      }
+      for (const picture of await listPicturesWithoutCrop(db, 500)) {
+        const data = { userId: picture.userId, pictureId: picture.pictureId! };
+        await jobs.send(PROFILE_PICTURE_JOB, data, { singletonKey: picture.pictureId! });
       }
     },
   };

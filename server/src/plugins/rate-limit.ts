@@ -40,3 +40,13 @@ export function credentialRateLimits(app: FastifyInstance, config: Config): preH
   };
   return [perIp, perEmail];
 }
+
+/** A limit per signed-in user, for routes that re-check a password (place it after `requireUser`). */
+export function perUserRateLimit(app: FastifyInstance, config: Config): preHandlerAsyncHookHandler {
+  return app.rateLimit({
+    max: config.rateLimit.perEmail,
+    timeWindow: '1 minute',
+    hook: 'preHandler',
+    keyGenerator: (request) => request.user?.id ?? request.ip,
+  });
+}

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 
 export type AuditAction = 'read' | 'create' | 'update' | 'download';
-export type AuditRecord = 'patient' | 'image' | 'image-list' | 'note' | 'file' | 'patient-list';
+export type AuditRecord = 'patient' | 'image' | 'image-list' | 'note' | 'file' | 'patient-list' | 'profile';
 
 export interface AuditEntry {
   actorId: string | null;

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import {
   passwordTokens,
@@ -86,6 +86,27 @@ export async function revokeUserSessions(db: Queryable, userId: string, now: Dat
     .set({ revokedAt: now })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
+}
+
+/** Revokes every live session of a user except `keepSessionId`. */
+export async function revokeOtherSessions(db: Queryable, userId: string, keepSessionId: string, now: Date) {
+  return db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keepSessionId)))
+    .returning({ id: sessions.id });
+}
+
+export async function updateEmail(db: Queryable, userId: string, email: string) {
+  await db.update(users).set({ email, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** Spends every unused password link of a user, for example after their email address changed. */
+export async function expirePasswordTokens(db: Queryable, userId: string, now: Date) {
+  await db
+    .update(passwordTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
 }
 
 export async function insertPasswordToken(db: Queryable, token: typeof passwordTokens.$inferInsert) {

@@ -21,7 +21,7 @@ export const SESSION_DAYS = 30;
 const RESET_LINK_MINUTES = 60;
 export const INVITE_LINK_DAYS = 7;
 
-const EMAIL_TAKEN = 'This email is already in use.';
+export const EMAIL_TAKEN = 'This email is already in use.';
 const NOT_ON_ROSTER = 'Physician does not exist in hospital';
 
 interface UserLike {
@@ -136,7 +136,8 @@ export async function refresh(ctx: AppContext, cookieSecret: string | undefined)
   return issueAccessToken(ctx, user, session.id);
 }
 
-function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void {
+/** Drops sessions from this instance's cache at once (others drop them when their entry expires). */
+export function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void {
   for (const session of revoked) {
     ctx.sessionCache.delete(session.id);
   }

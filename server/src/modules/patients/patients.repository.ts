@@ -40,6 +40,8 @@ const patientColumns = {
   lastName: users.lastName,
   email: users.email,
   dob: users.dob,
+  pictureId: users.pictureId,
+  pictureCropKey: users.pictureCropKey,
 };
 
 /** A physician's patients by last name, first name, id; `after` is the previous page's last key. */

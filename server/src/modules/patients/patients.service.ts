@@ -17,6 +17,7 @@ import { findUserByEmail, insertUser } from '../identity/identity.repository.js'
 import { countImagesOfPatients, listNewestImagesOfPatients } from '../images/images.repository.js';
 import { presentImageRows } from '../images/images.service.js';
 import { notify } from '../notifications/notifications.service.js';
+import { privatePictureUrl } from '../users/profile-picture.js';
 import * as repo from './patients.repository.js';
 
 type AddPatientBody = z.output<typeof addPatientBodySchema>;
@@ -163,7 +164,7 @@ export async function listPatients(
     last_name: row.lastName,
     email: row.email,
     dob: row.dob,
-    profile_image_url: null,
+    profile_image_url: privatePictureUrl(ctx.storage, row),
     image_count: counts.get(row.id) ?? 0,
     images: images.filter((_image, index) => imageRows[index]!.patientId === row.id),
   }));

@@ -14,6 +14,8 @@ export function listRadiologists(db: Queryable) {
       yearsOfExp: users.yearsOfExp,
       feeCents: users.feeCents,
       allowRatings: users.allowRatings,
+      pictureId: users.pictureId,
+      pictureCropKey: users.pictureCropKey,
     })
     .from(users)
     .where(eq(users.role, 'RADIOLOGIST'))

@@ -2,6 +2,7 @@ import { meetRadiologistSchema, type MeetRadiologist, type Radiologist } from '@
 import { ratingSummaries } from '../ratings/ratings.repository.js';
 import type { AppContext } from '../../context.js';
 import { centsToDollars } from '../../lib/money.js';
+import { publicPictureUrl } from './profile-picture.js';
 import * as repo from './users.repository.js';
 
 const MEET_OUR_RADIOLOGISTS_LIMIT = 6;
@@ -15,7 +16,7 @@ function toMeetRadiologist(row: RadiologistRow): MeetRadiologist {
     first_name: row.firstName,
     last_name: row.lastName,
     expertise: row.expertise,
-    profile_image_url: null,
+    profile_image_url: publicPictureUrl(row),
   };
 }
 

@@ -1,0 +1,119 @@
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { invoices, patientPhysicians, users } from '../../db/schema/index.js';
+
+const pictureColumns = {
+  pictureId: users.pictureId,
+  pictureKey: users.pictureKey,
+  pictureCropKey: users.pictureCropKey,
+};
+
+export function findProfile(db: Queryable, userId: string) {
+  return db.query.users.findFirst({
+    where: eq(users.id, userId),
+    columns: {
+      id: true,
+      role: true,
+      email: true,
+      title: true,
+      firstName: true,
+      lastName: true,
+      dob: true,
+      bio: true,
+      expertise: true,
+      yearsOfExp: true,
+      allowRatings: true,
+      pictureId: true,
+      pictureKey: true,
+      pictureCropKey: true,
+    },
+  });
+}
+
+const staffColumns = {
+  id: users.id,
+  role: users.role,
+  title: users.title,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  pictureId: users.pictureId,
+  pictureCropKey: users.pictureCropKey,
+};
+
+/** The patient's physician first, then the radiologists they have paid, by last and first name. */
+export async function listCareTeam(db: Queryable, patientId: string) {
+  const physician = await db
+    .select(staffColumns)
+    .from(patientPhysicians)
+    .innerJoin(users, eq(users.id, patientPhysicians.physicianId))
+    .where(eq(patientPhysicians.patientId, patientId));
+  const paidRadiologists = db
+    .selectDistinct({ id: invoices.radiologistId })
+    .from(invoices)
+    .where(and(eq(invoices.patientId, patientId), eq(invoices.status, 'paid')));
+  const radiologists = await db
+    .select(staffColumns)
+    .from(users)
+    .where(inArray(users.id, paidRadiologists))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+  return [...physician, ...radiologists];
+}
+
+export interface ProfileChanges {
+  bio?: string;
+  allowRatings?: boolean;
+  picture?: { id: string; key: string } | null;
+}
+
+/** The current picture's keys, locked until the transaction ends so two changes cannot race. */
+export async function lockPicture(db: Queryable, userId: string) {
+  const [row] = await db.select(pictureColumns).from(users).where(eq(users.id, userId)).for('update');
+  return row;
+}
+
+export async function updateProfile(db: Queryable, userId: string, changes: ProfileChanges) {
+  const picture =
+    changes.picture === undefined
+      ? {}
+      : {
+          pictureId: changes.picture?.id ?? null,
+          pictureKey: changes.picture?.key ?? null,
+          pictureCropKey: null,
+        };
+  await db
+    .update(users)
+    .set({ bio: changes.bio, allowRatings: changes.allowRatings, ...picture, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+export async function findPicture(db: Queryable, userId: string) {
+  const [row] = await db.select(pictureColumns).from(users).where(eq(users.id, userId));
+  return row;
+}
+
+/** Records the crop of a picture; false when the user has changed their picture since. */
+export async function setPictureCrop(db: Queryable, userId: string, pictureId: string, cropKey: string) {
+  const rows = await db
+    .update(users)
+    .set({ pictureCropKey: cropKey })
+    .where(and(eq(users.id, userId), eq(users.pictureId, pictureId)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** The crop behind a public picture URL: physicians' and radiologists' only. */
+export async function findPublicPictureCrop(db: Queryable, pictureId: string) {
+  const [row] = await db
+    .select({ cropKey: users.pictureCropKey })
+    .from(users)
+    .where(and(eq(users.pictureId, pictureId), inArray(users.role, ['PHYSICIAN', 'RADIOLOGIST'])));
+  return row?.cropKey ?? undefined;
+}
+
+export function listPicturesWithoutCrop(db: Queryable, limit: number) {
+  return db
+    .select({ userId: users.id, pictureId: users.pictureId })
+    .from(users)
+    .where(and(isNotNull(users.pictureId), isNull(users.pictureCropKey)))
+    .limit(limit);
+}

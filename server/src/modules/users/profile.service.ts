@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import {
+  NO_BIO_FOR_PATIENTS,
+  RATING_PREFERENCE_RADIOLOGISTS_ONLY,
+  type ProfileResponse,
+  type updateProfileBodySchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
+import { auditChange } from '../audit/audit.service.js';
+import { forgetUploadFiles } from '../uploads/uploads.service.js';
+import {
+  deletePictureFiles,
+  pictureUrlFor,
+  publicPictureUrl,
+  storePicture,
+  type StoredPicture,
+} from './profile-picture.js';
+import * as repo from './profile.repository.js';
+
+type UpdateProfileBody = z.output<typeof updateProfileBodySchema>;
+
+/** The caller's own profile; a patient also gets their care team (api-contract §3). */
+export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): Promise<ProfileResponse> {
+  const row = await repo.findProfile(ctx.db, user.id);
+  if (!row) {
+    throw new AppError('NOT_FOUND');
+  }
+  const isPatient = row.role === 'PATIENT';
+  const staff = isPatient ? await repo.listCareTeam(ctx.db, row.id) : [];
+  if (isPatient) {
+    ctx.auditor.record({
+      actorId: user.id,
+      patientId: row.id,
+      action: 'read',
+      recordType: 'profile',
+      recordId: row.id,
+      ip,
+    });
+  }
+  const finishedUrl = pictureUrlFor(ctx.storage, row);
+  const isProcessing = row.pictureKey !== null && row.pictureCropKey === null;
+  return {
+    profile: {
+      uid: row.id,
+      title: row.title,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      email: row.email,
+      dob: row.dob,
+      // The owner sees a new picture at once; others only once its crop is made.
+      profile_image_url: isProcessing ? ctx.storage.signedUrl(row.pictureKey!) : finishedUrl,
+      profile_image_processing: isProcessing,
+      bio: row.bio,
+      expertise: row.expertise,
+      years_of_exp: row.yearsOfExp,
+      allow_ratings: row.allowRatings,
+      role: row.role,
+    },
+    staff: staff.map((member) => ({
+      uid: member.id,
+      role: member.role,
+      title: member.title,
+      first_name: member.firstName,
+      last_name: member.lastName,
+      profile_image_url: publicPictureUrl(member),
+    })),
+  };
+}
+
+/** Changes only the fields sent, within the role rules of api-contract §3. */
+export async function updateProfile(
+  ctx: AppContext,
+  user: AuthUser,
+  body: UpdateProfileBody,
+  ip: string,
+): Promise<void> {
+  if (body.bio !== undefined && user.role === 'PATIENT') {
+    throw new InvalidInput('bio', NO_BIO_FOR_PATIENTS);
+  }
+  if (body.enableRatingSystem !== undefined && user.role !== 'RADIOLOGIST') {
+    throw new InvalidInput('enableRatingSystem', RATING_PREFERENCE_RADIOLOGISTS_ONLY);
+  }
+  // The new picture's bytes move before the transaction, so none stays open while a file moves.
+  let picture: StoredPicture | null | undefined;
+  if (body.profile_image_url !== undefined) {
+    picture =
+      body.profile_image_url === null ? null : await storePicture(ctx, user.id, body.profile_image_url);
+  }
+  let replaced: Awaited<ReturnType<typeof repo.lockPicture>>;
+  try {
+    replaced = await ctx.db.transaction(async (tx) => {
+      const previous = picture === undefined ? undefined : await repo.lockPicture(tx, user.id);
+      await repo.updateProfile(tx, user.id, {
+        bio: body.bio,
+        allowRatings: body.enableRatingSystem,
+        picture: picture && { id: picture.id, key: picture.key },
+      });
+      if (user.role === 'PATIENT') {
+        await auditChange(tx, {
+          actorId: user.id,
+          patientId: user.id,
+          action: 'update',
+          recordType: 'profile',
+          recordId: user.id,
+          ip,
+        });
+      }
+      return previous;
+    });
+  } catch (err) {
+    if (picture) {
+      await ctx.storage.delete(picture.key);
+    }
+    throw err;
+  }
+  if (picture) {
+    await forgetUploadFiles(ctx, picture.uploadId);
+    // After the commit; the thumbnail sweep catches a picture whose job was never queued.
+    await ctx.jobs.send(
+      PROFILE_PICTURE_JOB,
+      { userId: user.id, pictureId: picture.id },
+      { singletonKey: picture.id },
+    );
+  }
+  if (replaced) {
+    await deletePictureFiles(ctx, replaced);
+  }
+}
+
+export function findPublicPictureCrop(ctx: AppContext, pictureId: string): Promise<string | undefined> {
+  return repo.findPublicPictureCrop(ctx.db, pictureId);
+}
