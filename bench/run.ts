@@ -11,6 +11,7 @@ import { startServers, stopServers } from './lib/servers.js';
 import { identityRows } from './identity.bench.js';
 import { imageListRows, makeWorkDir, thumbnailLatency, uploadThroughput } from './images.bench.js';
 import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
+import { pictureCropLatency, profileRows } from './profile.bench.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
 const workDir = makeWorkDir();
@@ -32,11 +33,15 @@ try {
     '/api/user/radiologists',
   );
   const invoices = await invoiceThroughput(base, physician, radiologists.radiologists[0]!.uid);
+  const radiologist = new Api(base);
+  await radiologist.signIn('radiologist@example.com', 'demo-password');
+  const crops = await pictureCropLatency(radiologist);
+  const profiles = await profileRows(patient, radiologist, crops.url);
 
   console.log(
     `\n${DURATION_SECONDS} s per row, ${CONNECTIONS} connections, ${os.cpus().length} cores, Node ${process.version}\n`,
   );
-  printLoadTable([...rows, ...listRows, ...polling], rows[0]!.rps);
+  printLoadTable([...rows, ...listRows, ...polling, ...profiles], rows[0]!.rps);
   console.log('\n| figure | value |');
   console.log('|---|---:|');
   console.log(
@@ -49,6 +54,9 @@ try {
   );
   console.log(
     `| POST /api/payment/{radiologist}/invoice (sandbox), 10 patients requesting and cancelling | ${invoices.perSecond.toFixed(0)} invoices/s, p99 ${invoices.p99.toFixed(0)} ms |`,
+  );
+  console.log(
+    `| PUT /api/user/profile with a 4000×3000 JPEG (${(crops.bytes / 1e6).toFixed(1)} MB) → 100×100 crop served, median of ${crops.count} | ${(crops.median * 1000).toFixed(0)} ms (max ${(crops.max * 1000).toFixed(0)} ms) |`,
   );
 } finally {
   await stopServers();

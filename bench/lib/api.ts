@@ -31,14 +31,14 @@ export class Api {
   }
 
   /** Uploads bytes with tus in one PATCH and returns the upload URL. */
-  async upload(body: Buffer | ReadableStream, size: number): Promise<string> {
+  async upload(body: Buffer | ReadableStream, size: number, purpose = 'image'): Promise<string> {
     const created = await fetch(`${this.base}/api/uploads`, {
       method: 'POST',
       headers: {
         authorization: this.authorization,
         'tus-resumable': '1.0.0',
         'upload-length': String(size),
-        'upload-metadata': `purpose ${Buffer.from('image').toString('base64')}`,
+        'upload-metadata': `purpose ${Buffer.from(purpose).toString('base64')}`,
       },
     });
     const location = created.headers.get('location');
