@@ -10,12 +10,12 @@ import { displayName, LIMITS, type PatientPage } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { UploadProgress } from '../../../components/UploadProgress';
 import { apiRequest, ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
+import { useUploadTask } from '../../../lib/uploads/use-upload-task';
 import { useRadiologists } from '../api/radiologists';
 import { submitImage } from '../api/upload-image';
-import { UploadProgress } from '../components/UploadProgress';
-import { useUploadTask } from '../upload/use-upload-task';
 
 const NOT_AUTHORIZED = 'You are not authorized to view this page.';
 

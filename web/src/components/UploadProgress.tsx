@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { statusOf, type UploadSnapshot, type UploadTask } from '../upload/upload-task';
+import { statusOf, type UploadSnapshot, type UploadTask } from '../lib/uploads/upload-task';
 
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { UploadPurpose } from '@ra/shared';
-import { getAccessToken, refreshAccessTokenNow } from '../../../lib/api-client';
+import { getAccessToken, refreshAccessTokenNow } from '../api-client';
 import { UploadTask, type UploadSnapshot } from './upload-task';
 
 /** Runs one upload task at a time and re-renders on each of its changes. */
