@@ -18,6 +18,7 @@ import { NotificationsPage } from '../features/notifications/pages/Notifications
 import { InvoicesPage } from '../features/payments/pages/InvoicesPage';
 import { PayPage } from '../features/payments/pages/PayPage';
 import { SecondOpinionPage } from '../features/payments/pages/SecondOpinionPage';
+import { ProfilePage } from '../features/profile/pages/ProfilePage';
 import { RequireAuth } from './RequireAuth';
 
 /** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
@@ -77,6 +78,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireAuth>
             <NotificationsPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.profile,
+        element: (
+          <RequireAuth>
+            <ProfilePage />
           </RequireAuth>
         ),
       },

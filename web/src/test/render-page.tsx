@@ -13,6 +13,7 @@ export function renderPage(
     user: null,
     signIn: () => Promise.reject(new Error('signIn not expected')),
     signOut: () => Promise.resolve(),
+    reloadUser: () => Promise.resolve(false),
     ...options.auth,
   };
   const router = createMemoryRouter(

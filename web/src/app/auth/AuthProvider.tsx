@@ -75,7 +75,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [queryClient]);
 
-  const value = useMemo<AuthState>(() => ({ user, signIn, signOut }), [user, signIn, signOut]);
+  // The session cookie outlives an email change, so a refresh answers with the updated user.
+  const value = useMemo<AuthState>(
+    () => ({ user, signIn, signOut, reloadUser: refresh }),
+    [user, signIn, signOut, refresh],
+  );
 
   if (!isKnown) {
     return <PageSpinner label="Loading…" />;

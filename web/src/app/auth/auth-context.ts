@@ -6,6 +6,8 @@ export interface AuthState {
   user: Me | null;
   signIn: (email: string, password: string, role?: RoleName) => Promise<Me>;
   signOut: () => Promise<void>;
+  /** Fetches the signed-in user again (after an email change, say); false when the session is gone. */
+  reloadUser: () => Promise<boolean>;
 }
 
 export const AuthContext = createContext<AuthState | null>(null);

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Container from 'react-bootstrap/Container';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { useProfile } from '../api/profile';
+import { ProfileEditForm } from '../components/ProfileEditForm';
+import { ProfileView } from '../components/ProfileView';
+
+export function ProfilePage() {
+  const profile = useProfile();
+  const [isEditing, setIsEditing] = useState(false);
+
+  function handleSaved() {
+    // Show the saved values before the alert, which blocks the page until it is dismissed.
+    flushSync(() => setIsEditing(false));
+    window.alert('Saved profile successfully!');
+  }
+
+  return (
+    <Container className="py-5">
+      <Card className="mx-auto shadow-sm" style={{ maxWidth: '44rem' }}>
+        <Card.Body className="p-4">
+          <h1 className="h3 mb-4">Profile</h1>
+          {profile.data ? (
+            isEditing ? (
+              <ProfileEditForm
+                profile={profile.data.profile}
+                onCancel={() => setIsEditing(false)}
+                onSaved={handleSaved}
+              />
+            ) : (
+              <ProfileView
+                profile={profile.data.profile}
+                staff={profile.data.staff}
+                onEdit={() => setIsEditing(true)}
+              />
+            )
+          ) : profile.isError ? (
+            <Alert variant="danger" className="d-flex justify-content-between align-items-center">
+              <span>Your profile could not be loaded.</span>
+              <Button variant="outline-danger" size="sm" onClick={() => void profile.refetch()}>
+                Try again
+              </Button>
+            </Alert>
+          ) : (
+            <PageSpinner label="Loading your profile…" />
+          )}
+        </Card.Body>
+      </Card>
+    </Container>
+  );
+}
