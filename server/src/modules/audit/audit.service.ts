@@ -19,6 +19,24 @@ export async function auditChange(db: Queryable, entry: AuditEntry): Promise<voi
   await db.insert(auditLog).values(entry);
 }
 
+/** A patient's change to their own profile (picture, email) is a change to their record; staff's are not. */
+export async function auditOwnProfileChange(
+  db: Queryable,
+  user: { id: string; role: string },
+  ip: string | null,
+): Promise<void> {
+  if (user.role === 'PATIENT') {
+    await auditChange(db, {
+      actorId: user.id,
+      patientId: user.id,
+      action: 'update',
+      recordType: 'profile',
+      recordId: user.id,
+      ip,
+    });
+  }
+}
+
 /**
  * Reads are recorded off the request path: entries are buffered and written in batches, and the
  * buffer is flushed on shutdown so a clean stop loses none.

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { auditChange } from '../audit/audit.service.js';
+import { auditOwnProfileChange } from '../audit/audit.service.js';
 import { EMAIL_TAKEN, forgetSessions } from './identity.service.js';
 import { verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
@@ -36,16 +36,7 @@ export async function changeEmail(
     revoked = await ctx.db.transaction(async (tx) => {
       await repo.updateEmail(tx, user.id, body.email);
       await repo.expirePasswordTokens(tx, user.id, now);
-      if (user.role === 'PATIENT') {
-        await auditChange(tx, {
-          actorId: user.id,
-          patientId: user.id,
-          action: 'update',
-          recordType: 'profile',
-          recordId: user.id,
-          ip,
-        });
-      }
+      await auditOwnProfileChange(tx, user, ip);
       return repo.revokeOtherSessions(tx, user.id, user.sessionId, now);
     });
   } catch (err) {

@@ -11,8 +11,7 @@ import { auditChange } from '../audit/audit.service.js';
 import { notify } from '../notifications/notifications.service.js';
 import { findUserById } from '../identity/identity.repository.js';
 import { extensionOfMime } from '../storage/file-types.js';
-import { claimUpload, forgetUploadFiles } from '../uploads/uploads.service.js';
-import { releaseUpload } from '../uploads/uploads.repository.js';
+import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
 
 import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
 import { canReadImage, canUploadFor, imageScopeFor } from './images.policy.js';
@@ -117,12 +116,7 @@ export async function uploadImage(
   });
   const imageId = crypto.randomUUID();
   const storageKey = `images/${imageId}.${extensionOfMime(upload.contentType)}`;
-  try {
-    await ctx.storage.putFile(storageKey, upload.localPath, { move: true });
-  } catch (err) {
-    await releaseUpload(ctx.db, upload.id);
-    throw err;
-  }
+  await moveIntoStorage(ctx, upload, storageKey);
   try {
     await ctx.db.transaction(async (tx) => {
       await repo.insertImage(tx, {

@@ -61,6 +61,16 @@ export async function claimUpload(
   };
 }
 
+/** Moves a claimed upload's bytes into storage; on failure the claim is undone so the user can try again. */
+export async function moveIntoStorage(ctx: AppContext, upload: ClaimedUpload, key: string): Promise<void> {
+  try {
+    await ctx.storage.putFile(key, upload.localPath, { move: true });
+  } catch (err) {
+    await repo.releaseUpload(ctx.db, upload.id);
+    throw err;
+  }
+}
+
 /** Removes what tus keeps of an upload once its bytes have moved into storage. */
 export async function forgetUploadFiles(ctx: AppContext, id: string): Promise<void> {
   await fs.rm(path.join(ctx.tusDir, id), { force: true });

@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { InvalidInput } from '../../lib/errors.js';
 import type { Storage } from '../storage/storage.js';
 import { extensionOfMime } from '../storage/file-types.js';
-import { claimUpload, forgetUploadFiles } from '../uploads/uploads.service.js';
-import { releaseUpload } from '../uploads/uploads.repository.js';
+import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
 
 /** Where physicians' and radiologists' crops are served without sign-in (api-contract §2). */
 export const PUBLIC_PICTURES_PATH = '/api/profile-pictures/';
@@ -58,12 +57,7 @@ export async function storePicture(ctx: AppContext, userId: string, url: string)
   }
   const id = crypto.randomUUID();
   const key = `profiles/${id}.${extensionOfMime(upload.contentType)}`;
-  try {
-    await ctx.storage.putFile(key, upload.localPath, { move: true });
-  } catch (err) {
-    await releaseUpload(ctx.db, upload.id);
-    throw err;
-  }
+  await moveIntoStorage(ctx, upload, key);
   return { id, key, uploadId: upload.id };
 }
 

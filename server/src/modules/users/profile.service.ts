@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
-import { auditChange } from '../audit/audit.service.js';
+import { auditOwnProfileChange } from '../audit/audit.service.js';
 import { forgetUploadFiles } from '../uploads/uploads.service.js';
 import {
   deletePictureFiles,
@@ -98,16 +98,7 @@ export async function updateProfile(
         allowRatings: body.enableRatingSystem,
         picture: picture && { id: picture.id, key: picture.key },
       });
-      if (user.role === 'PATIENT') {
-        await auditChange(tx, {
-          actorId: user.id,
-          patientId: user.id,
-          action: 'update',
-          recordType: 'profile',
-          recordId: user.id,
-          ip,
-        });
-      }
+      await auditOwnProfileChange(tx, user, ip);
       return previous;
     });
   } catch (err) {
