@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -422,6 +424,23 @@ describe('profile pictures', () => {
     });
     expect(tooLarge.statusCode).toBe(413);
     expect((await profileOf(patient.token)).profile.profile_image_url).toBeNull();
+  });
+
+  it('refuses a picture of more than 50 megapixels and keeps none of its bytes', async () => {
+    const physician = await person(() => createPhysician(t.database.db));
+    const huge = await sharp({ create: { width: 7100, height: 7100, channels: 3, background: '#000000' } })
+      .png({ compressionLevel: 9, palette: true })
+      .toBuffer();
+    const url = await uploadFile(t.app, physician.token, huge, 'profile');
+    const refused = await putProfile(physician.token, { profile_image_url: url });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      errors: [
+        { msg: 'The picture is too large; it may have at most 50 megapixels.', path: 'profile_image_url' },
+      ],
+    });
+    expect(fs.existsSync(path.join(t.app.ctx.tusDir, url.split('/').pop()!))).toBe(false);
+    expect((await profileOf(physician.token)).profile.profile_image_url).toBeNull();
   });
 
   it('keeps a patient’s picture private: signed URLs for the patient and their physician only', async () => {
