@@ -13,6 +13,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { UploadProgress } from '../../../components/UploadProgress';
 import { apiRequest, ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
+import { useObjectUrl } from '../../../lib/use-object-url';
 import { useUploadTask } from '../../../lib/uploads/use-upload-task';
 import { useRadiologists } from '../api/radiologists';
 import { submitImage } from '../api/upload-image';
@@ -41,7 +42,7 @@ export function UploadPage() {
   const radiologists = useRadiologists();
   const [patient, setPatient] = useState(params.get('patient') ?? '');
   const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = useObjectUrl(file);
   const [notes, setNotes] = useState('');
   const [recommendation, setRecommendation] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -56,16 +57,6 @@ export function UploadPage() {
       void navigate(PATHS.home, { replace: true });
     }
   }, [user, isAllowed, navigate]);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return undefined;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   // When the bytes are on the server, record the image with its notes.
   const finishedUrl = upload.snapshot?.state === 'success' ? upload.snapshot.url : null;

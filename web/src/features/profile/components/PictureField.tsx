@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { UPLOAD_LIMITS } from '@ra/shared';
 import { ProfilePicture } from '../../../components/ProfilePicture';
+import { useObjectUrl } from '../../../lib/use-object-url';
 
 const ACCEPTED_TYPES = 'image/png,image/jpeg,image/webp,image/gif,image/tiff';
 const TOO_LARGE = 'The picture must be at most 10 MB.';
@@ -26,19 +27,9 @@ export function PictureField({
   onFileChange: (file: File | null) => void;
   onRemove: () => void;
 }) {
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = useObjectUrl(file);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return undefined;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   function clearInput() {
     if (input.current) {
