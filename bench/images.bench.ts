@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { Image, ImagePage } from '@ra/shared';
 import type { Api } from './lib/api.js';
 import { load, type LoadRow } from './lib/load.js';
+import { median, noisyJpeg } from './lib/measure.js';
 
 const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
 const THUMBNAIL_IMAGES = Number(process.env.BENCH_THUMBNAIL_IMAGES ?? 50);
@@ -15,11 +16,6 @@ const LARGE_ARCHIVE = Number(process.env.BENCH_ARCHIVE_IMAGES ?? 1000);
 
 function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** tus upload of a ~200 MB image over loopback against `cp` of the same file on the same disk. */
@@ -54,17 +50,7 @@ async function waitForThumbnail(api: Api, uid: string): Promise<void> {
 
 /** Seconds from upload-image's answer to a thumbnail being available, for 2048×2048 images. */
 export async function thumbnailLatency(api: Api, patientUid: string) {
-  const jpeg = await sharp({
-    create: {
-      width: 2048,
-      height: 2048,
-      channels: 3,
-      background: '#777',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  const jpeg = await noisyJpeg(2048, 2048);
   const latencies: number[] = [];
   for (let i = 0; i < THUMBNAIL_IMAGES; i += 1) {
     const url = await api.upload(jpeg, jpeg.length);

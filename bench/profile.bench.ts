@@ -1,14 +1,9 @@
-import sharp from 'sharp';
 import type { ProfileResponse } from '@ra/shared';
 import type { Api } from './lib/api.js';
 import { load, type LoadRow } from './lib/load.js';
+import { median, noisyJpeg } from './lib/measure.js';
 
 const PICTURES = Number(process.env.BENCH_PICTURES ?? 20);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function waitForCrop(api: Api): Promise<string> {
   for (;;) {
@@ -22,17 +17,7 @@ async function waitForCrop(api: Api): Promise<string> {
 
 /** Seconds from PUT /api/user/profile's answer to the 100×100 crop being served, for 12-megapixel photos. */
 export async function pictureCropLatency(radiologist: Api) {
-  const jpeg = await sharp({
-    create: {
-      width: 4000,
-      height: 3000,
-      channels: 3,
-      background: '#777',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  const jpeg = await noisyJpeg(4000, 3000);
   const latencies: number[] = [];
   let url = '';
   for (let i = 0; i < PICTURES; i += 1) {
