@@ -5,9 +5,9 @@ import {
   acceptDialogs,
   createPatientAccount,
   DEMO_PASSWORD,
+  patientWithImageByApi,
   signInByApi,
   uniqueEmail,
-  uploadImageByApi,
 } from '../fixtures/accounts.js';
 import { ProfilePage } from '../pages/profile.page.js';
 import { SignInPage } from '../pages/sign-in.page.js';
@@ -17,18 +17,8 @@ const PUBLIC_PICTURE = /^\/api\/profile-pictures\/[0-9a-f-]{36}\.webp$/;
 
 /** A new patient of the demo physician whose image Dr. John Radiologist was paid for and has reviewed. */
 async function patientReviewedByJohn(patient: Page, doctor: Page, john: Page) {
-  const account = await createPatientAccount(patient);
-  const me = await signInByApi(patient, account.email, account.password);
+  const { me, imageUid } = await patientWithImageByApi(patient, doctor, 'Headaches for two weeks.');
   const patientAuth = { authorization: `Bearer ${me.token}` };
-  const { token: doctorToken } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
-  await doctor.request.post('/api/auth/add-patient', {
-    data: { email: account.email },
-    headers: { authorization: `Bearer ${doctorToken}` },
-  });
-  const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#223344' } })
-    .png()
-    .toBuffer();
-  const imageUid = await uploadImageByApi(doctor, doctorToken, me.user.uid, png, 'Headaches for two weeks.');
 
   const { radiologists } = (await (await patient.request.get('/api/user/radiologists')).json()) as {
     radiologists: Radiologist[];

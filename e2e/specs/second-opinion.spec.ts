@@ -1,14 +1,6 @@
 import { expect, test } from '@playwright/test';
-import sharp from 'sharp';
 import { findLinkInOutbox } from '../../server/test/outbox.js';
-import {
-  acceptDialogs,
-  createPatientAccount,
-  dataDir,
-  DEMO_PASSWORD,
-  signInByApi,
-  uploadImageByApi,
-} from '../fixtures/accounts.js';
+import { acceptDialogs, dataDir, patientWithImageByApi, signInByApi } from '../fixtures/accounts.js';
 
 const LAURA = 'laura.davis@radiology-archive.example';
 
@@ -18,18 +10,8 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   test.setTimeout(150_000);
   // Set-up through the API: a patient of the demo physician with one image.
   const patient = await (await browser.newContext()).newPage();
-  const account = await createPatientAccount(patient);
-  const me = await signInByApi(patient, account.email, account.password);
   const doctor = await (await browser.newContext()).newPage();
-  const { token } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
-  await doctor.request.post('/api/auth/add-patient', {
-    data: { email: account.email },
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#345' } })
-    .png()
-    .toBuffer();
-  const imageUid = await uploadImageByApi(doctor, token, me.user.uid, png, 'Please look at the left knee.');
+  const { imageUid } = await patientWithImageByApi(patient, doctor, 'Please look at the left knee.');
 
   // The patient chooses Dr. Laura Davis and the image, and pays on the sandbox page.
   await patient.goto('/secondopinion');
