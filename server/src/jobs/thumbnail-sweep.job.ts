@@ -1,9 +1,9 @@
 import type { Db } from '../db/client.js';
 import { listImagesWithoutThumbnail } from '../modules/images/images.repository.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
-import { THUMBNAIL_JOB } from './thumbnail.job.js';
 import { listPicturesWithoutCrop } from '../modules/users/profile.repository.js';
 import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
+import { THUMBNAIL_JOB } from './thumbnail.job.js';
 
 /**
  * Queues a thumbnail for any image, and a crop for any profile picture, that still lacks one
@@ -19,8 +19,7 @@ export function thumbnailSweepJob(db: Db, jobs: JobSender): JobDefinition<object
         await jobs.send(THUMBNAIL_JOB, { imageId: image.id }, { singletonKey: image.id });
       }
       for (const picture of await listPicturesWithoutCrop(db, 500)) {
-        const data = { userId: picture.userId, pictureId: picture.pictureId! };
-        await jobs.send(PROFILE_PICTURE_JOB, data, { singletonKey: picture.pictureId! });
+        await jobs.send(PROFILE_PICTURE_JOB, picture, { singletonKey: picture.pictureId });
       }
     },
   };

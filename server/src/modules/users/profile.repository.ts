@@ -110,10 +110,14 @@ export async function findPublicPictureCrop(db: Queryable, pictureId: string) {
   return row?.cropKey ?? undefined;
 }
 
-export function listPicturesWithoutCrop(db: Queryable, limit: number) {
-  return db
+export async function listPicturesWithoutCrop(
+  db: Queryable,
+  limit: number,
+): Promise<{ userId: string; pictureId: string }[]> {
+  const rows = await db
     .select({ userId: users.id, pictureId: users.pictureId })
     .from(users)
     .where(and(isNotNull(users.pictureId), isNull(users.pictureCropKey)))
     .limit(limit);
+  return rows.flatMap(({ userId, pictureId }) => (pictureId ? [{ userId, pictureId }] : []));
 }

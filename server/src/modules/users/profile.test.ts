@@ -14,7 +14,8 @@ import {
 } from '../../../test/factories.js';
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
 import { auditLog, invoices, users } from '../../db/schema/index.js';
-import { profilePictureJob } from '../../jobs/profile-picture.job.js';
+import { PROFILE_PICTURE_JOB, profilePictureJob } from '../../jobs/profile-picture.job.js';
+import { thumbnailSweepJob } from '../../jobs/thumbnail-sweep.job.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;
@@ -340,11 +341,16 @@ describe('profile pictures', () => {
     const list = (await t.app.inject({ method: 'GET', url: '/api/user/radiologists' })).json().radiologists;
     expect(list.find((r: { uid: string }) => r.uid === radiologist.id).profile_image_url).toBeNull();
 
+    // The sweep finds the picture still without a crop and queues its job again.
+    const queued: { name: string; data: object }[] = [];
+    await thumbnailSweepJob(t.database.db, {
+      send: (name, data) => Promise.resolve(void queued.push({ name, data })),
+    }).handle({});
     const [row] = await t.database.db.select().from(users).where(eq(users.id, radiologist.id));
-    await profilePictureJob(t.database.db, t.app.ctx.storage).handle({
-      userId: radiologist.id,
-      pictureId: row!.pictureId!,
-    });
+    const data = { userId: radiologist.id, pictureId: row!.pictureId! };
+    expect(queued).toContainEqual({ name: PROFILE_PICTURE_JOB, data });
+
+    await profilePictureJob(t.database.db, t.app.ctx.storage).handle(data);
     expect((await profileOf(radiologist.token)).profile.profile_image_url).toMatch(PUBLIC_PICTURE);
   });
 
