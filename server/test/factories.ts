@@ -45,6 +45,8 @@ async function insertAccount(
     firstName: overrides.firstName ?? 'Test',
     lastName: overrides.lastName ?? role.charAt(0) + role.slice(1).toLowerCase(),
     dob: '1985-02-03',
+    // Factory accounts stand for people who have confirmed their address.
+    emailVerifiedAt: new Date(),
   });
   return user!;
 }

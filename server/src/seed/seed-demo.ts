@@ -68,6 +68,7 @@ export async function seedDemo(db: Db): Promise<void> {
       lastName: DEMO_PHYSICIAN.last,
       dob: DEMO_PHYSICIAN.dob,
       hospitalId,
+      emailVerifiedAt: new Date(),
     });
     const entry = await hospitalsRepo.insertRosterPhysician(db, {
       hospitalId,
@@ -87,6 +88,7 @@ export async function seedDemo(db: Db): Promise<void> {
       firstName: DEMO_PATIENT.first,
       lastName: DEMO_PATIENT.last,
       dob: DEMO_PATIENT.dob,
+      emailVerifiedAt: new Date(),
     });
     await identityRepo.linkPatientToPhysician(db, patient!.id, physician!.id);
   }

@@ -18,9 +18,20 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_idx').on(table.userId)],
 );
 
-export const passwordTokenPurpose = pgEnum('password_token_purpose', ['reset', 'invite']);
+export const passwordTokenPurpose = pgEnum('password_token_purpose', [
+  'reset',
+  'invite',
+  'verify_email',
+  'email_change',
+  'email_change_cancel',
+  'mfa_challenge',
+]);
 
-/** Single-use links for resetting or first choosing a password; only the SHA-256 is stored. */
+/**
+ * Single-use secrets sent to a user: password reset and invitation links, email confirmation and
+ * email change links, and the short-lived token between a password and a two-factor code.
+ * Only the SHA-256 is stored.
+ */
 export const passwordTokens = pgTable(
   'password_tokens',
   {
@@ -30,11 +41,44 @@ export const passwordTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     purpose: passwordTokenPurpose('purpose').notNull(),
+    /** The address an email-change link moves the account to. */
+    newEmail: text('new_email'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
   },
   (table) => [index('password_tokens_user_idx').on(table.userId)],
+);
+
+/**
+ * Cookie secrets a session has already rotated away from. Presenting one again means the cookie
+ * was copied: the whole session is revoked.
+ */
+export const sessionRetiredSecrets = pgTable(
+  'session_retired_secrets',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    retiredAt: timestamp('retired_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [index('session_retired_secrets_session_idx').on(table.sessionId)],
+);
+
+/** Single-use recovery codes for two-factor sign-in; only the SHA-256 is stored. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+  },
+  (table) => [index('mfa_recovery_codes_user_idx').on(table.userId)],
 );
 
 /** Keys that sign access tokens. The newest active key signs; retired keys still verify until their tokens expire. */

@@ -41,6 +41,13 @@ export const users = pgTable(
     pictureKey: text('picture_key'),
     /** The 100×100 WebP crop; null until the background job has made it. */
     pictureCropKey: text('picture_crop_key'),
+    /** When the owner proved the address by opening the link sent to it; null until then (api-contract §1a). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, precision: 3 }),
+    /** Base32 TOTP secret (RFC 6238); set at setup, in force once `totpEnabledAt` is set. */
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, precision: 3 }),
+    /** The last time step a code was accepted for, so one code cannot be replayed within its window. */
+    totpLastStep: integer('totp_last_step'),
     /** Bumped whenever the user's notifications change, so polling can answer 304 from one row. */
     notificationsVersion: integer('notifications_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

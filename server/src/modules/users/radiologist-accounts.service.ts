@@ -35,6 +35,8 @@ export async function createRadiologist(db: Db, input: NewRadiologist) {
     bio: input.bio,
     yearsOfExp: input.yearsOfExp,
     feeCents: dollarsToCents(input.feeDollars),
+    // An operator vouches for the address of an account they add.
+    emailVerifiedAt: new Date(),
   });
   if (!user) {
     throw new RuleViolation(`An account with the email ${input.email} already exists.`);
