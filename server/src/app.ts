@@ -19,6 +19,8 @@ import { sandboxProvider } from './modules/payments/sandbox-provider.js';
 import { stripeProvider } from './modules/payments/stripe-provider.js';
 import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
+import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
+import { serializeError } from './lib/log-redaction.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
@@ -44,6 +46,7 @@ function loggerOptions(level: string): FastifyServerOptions['logger'] {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     serializers: {
+      err: serializeError,
       req: (req: { id: string; method: string; url: string; ip?: string }) => ({
         id: req.id,
         method: req.method,
@@ -61,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -117,13 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     void reply.header('X-Request-Id', request.id);
     done();
   });
-  // A JSON route called with no body validates as an empty object, so each missing field gets its own message.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined || request.body === null) {
-      request.body = {};
-    }
-    done();
-  });
+  registerInputGuards(app);
 
   await registerSecurityHeaders(app);
   await app.register(cookie);
