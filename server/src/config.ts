@@ -30,6 +30,13 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Days before the access-token signing key is replaced by a new one. */
   JWT_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Minutes without user activity after which a session is revoked (api-contract §1a). */
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
   /** Requests per minute allowed per IP, and per email, on sign-in, sign-up, portal and reset. */
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
@@ -56,6 +63,7 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   keyRotationDays: number;
+  sessionIdleMinutes: number;
   rateLimit: { perIp: number; perEmail: number };
   webDistDir: string | undefined;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
@@ -87,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === '1',
     keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }

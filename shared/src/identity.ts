@@ -57,12 +57,17 @@ export const meSchema = z.object({
   email: z.string(),
   displayName: z.string(),
   role: z.enum(ROLE_NAMES),
+  /** False until the owner opens the confirmation link sent to the address (api-contract §1a). */
+  email_verified: z.boolean(),
+  mfa_enabled: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 
 export const authResponseSchema = z.object({
   token: z.string(),
   expiresIn: z.number(),
+  /** Seconds without activity after which the server ends the session; the app warns a minute before. */
+  idleTimeout: z.number(),
   user: meSchema,
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;

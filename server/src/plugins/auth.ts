@@ -3,6 +3,7 @@ import type { Role } from '@ra/shared';
 import { AppError } from '../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { findUserOfLiveSession } from '../modules/identity/identity.repository.js';
+import { checkSessionActivity } from '../modules/identity/session.service.js';
 
 export interface AuthUser {
   id: string;
@@ -11,10 +12,16 @@ export interface AuthUser {
   title: string;
   firstName: string;
   lastName: string;
+  emailVerifiedAt: Date | null;
+  totpEnabledAt: Date | null;
   sessionId: string;
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Requests the app makes on its own (polling): they do not count as user activity. */
+    isBackground?: boolean;
+  }
   interface FastifyRequest {
     /** Set by `requireUser`; routes without that guard never read it. */
     user: AuthUser | null;
@@ -46,6 +53,10 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
         findUserOfLiveSession(ctx.db, claims.sessionId, new Date()),
       );
       if (!user || user.id !== claims.userId) {
+        throw new AppError('SESSION_EXPIRED');
+      }
+      const isBackground = request.routeOptions.config.isBackground === true;
+      if (!(await checkSessionActivity(ctx, claims.sessionId, user, isBackground))) {
         throw new AppError('SESSION_EXPIRED');
       }
       if (roles.length > 0 && !roles.includes(user.role)) {

@@ -1,9 +1,10 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import {
   passwordTokens,
   patientPhysicians,
   rosterPhysicians,
+  sessionRetiredSecrets,
   sessions,
   users,
 } from '../../db/schema/index.js';
@@ -62,10 +63,55 @@ export async function insertSession(db: Queryable, session: typeof sessions.$inf
 /** A session that is neither revoked nor expired, found by its cookie secret's hash. */
 export async function findLiveSessionBySecret(db: Queryable, secretHash: string, now: Date) {
   const [row] = await db
-    .select({ id: sessions.id, userId: sessions.userId })
+    .select({ id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt })
     .from(sessions)
     .where(and(eq(sessions.secretHash, secretHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return row;
+}
+
+/** Replaces a session's cookie secret, remembering the old one so that a copy of it can be recognised. */
+export async function rotateSessionSecret(
+  db: Queryable,
+  sessionId: string,
+  change: { from: string; to: string },
+  now: Date,
+): Promise<boolean> {
+  const rotated = await db
+    .update(sessions)
+    .set({ secretHash: change.to })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.secretHash, change.from)))
+    .returning({ id: sessions.id });
+  if (rotated.length === 0) {
+    return false;
+  }
+  await db.insert(sessionRetiredSecrets).values({ secretHash: change.from, sessionId, retiredAt: now });
+  return true;
+}
+
+/** The session a cookie secret used to belong to before it was rotated away. */
+export async function findRetiredSecret(db: Queryable, secretHash: string) {
+  const [row] = await db
+    .select({ sessionId: sessionRetiredSecrets.sessionId, retiredAt: sessionRetiredSecrets.retiredAt })
+    .from(sessionRetiredSecrets)
+    .where(eq(sessionRetiredSecrets.secretHash, secretHash));
+  return row;
+}
+
+/** A live session by id (neither revoked nor expired). */
+export async function findLiveSession(db: Queryable, sessionId: string, now: Date) {
+  const [row] = await db
+    .select({ id: sessions.id, userId: sessions.userId, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+  return row;
+}
+
+export async function revokeSession(db: Queryable, sessionId: string, now: Date) {
+  return db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
 }
 
 export async function touchSession(db: Queryable, sessionId: string, now: Date) {
@@ -101,20 +147,44 @@ export async function updateEmail(db: Queryable, userId: string, email: string) 
   await db.update(users).set({ email, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-/** Spends every unused password link of a user, for example after their email address changed. */
-export async function expirePasswordTokens(db: Queryable, userId: string, now: Date) {
+type TokenPurpose = (typeof passwordTokens.$inferSelect)['purpose'];
+
+/**
+ * Spends every unused one-time link of a user (of the given purposes, or all), for example after
+ * their email address changed or their password was reset.
+ */
+export async function expirePasswordTokens(
+  db: Queryable,
+  userId: string,
+  now: Date,
+  purposes?: TokenPurpose[],
+) {
   await db
     .update(passwordTokens)
     .set({ usedAt: now })
-    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
+    .where(
+      and(
+        eq(passwordTokens.userId, userId),
+        isNull(passwordTokens.usedAt),
+        purposes ? inArray(passwordTokens.purpose, purposes) : undefined,
+      ),
+    );
 }
 
 export async function insertPasswordToken(db: Queryable, token: typeof passwordTokens.$inferInsert) {
   await db.insert(passwordTokens).values(token);
 }
 
-/** Marks a live token used and returns it; a used, expired or unknown token returns undefined. */
-export async function consumePasswordToken(db: Queryable, tokenHash: string, now: Date) {
+/**
+ * Marks a live token of one of `purposes` used and returns it; a used, expired, unknown or
+ * other-purpose token returns undefined (a confirmation link must never reset a password).
+ */
+export async function consumePasswordToken(
+  db: Queryable,
+  tokenHash: string,
+  now: Date,
+  purposes: TokenPurpose[],
+) {
   const [row] = await db
     .update(passwordTokens)
     .set({ usedAt: now })
@@ -123,9 +193,14 @@ export async function consumePasswordToken(db: Queryable, tokenHash: string, now
         eq(passwordTokens.tokenHash, tokenHash),
         isNull(passwordTokens.usedAt),
         gt(passwordTokens.expiresAt, now),
+        inArray(passwordTokens.purpose, purposes),
       ),
     )
-    .returning({ userId: passwordTokens.userId, purpose: passwordTokens.purpose });
+    .returning({
+      userId: passwordTokens.userId,
+      purpose: passwordTokens.purpose,
+      newEmail: passwordTokens.newEmail,
+    });
   return row;
 }
 
@@ -140,6 +215,10 @@ export interface SessionUser {
   title: string;
   firstName: string;
   lastName: string;
+  emailVerifiedAt: Date | null;
+  totpEnabledAt: Date | null;
+  /** Last user activity on the session; the idle timeout counts from here. */
+  lastUsedAt: Date;
 }
 
 /** The user behind a live session, in one query: used on every authenticated request. */
@@ -156,6 +235,9 @@ export async function findUserOfLiveSession(
       title: users.title,
       firstName: users.firstName,
       lastName: users.lastName,
+      emailVerifiedAt: users.emailVerifiedAt,
+      totpEnabledAt: users.totpEnabledAt,
+      lastUsedAt: sessions.lastUsedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

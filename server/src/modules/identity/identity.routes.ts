@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { credentialRateLimits } from '../../plugins/rate-limit.js';
 import * as identity from './identity.service.js';
+import { refreshSession } from './session.service.js';
 
 const SESSION_COOKIE = 'ra_session';
 const COOKIE_PATH = '/api/auth';
@@ -59,9 +60,17 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  r.post('/api/auth/refresh', { schema: { response: { 200: authResponseSchema } } }, async (request) => {
-    return identity.refresh(ctx, request.cookies[SESSION_COOKIE]);
-  });
+  r.post(
+    '/api/auth/refresh',
+    { schema: { response: { 200: authResponseSchema } } },
+    async (request, reply) => {
+      const { auth, cookieSecret } = await refreshSession(ctx, request.cookies[SESSION_COOKIE]);
+      if (cookieSecret) {
+        setSessionCookie(reply, cookieSecret);
+      }
+      return auth;
+    },
+  );
 
   r.post('/api/auth/signout', async (request, reply) => {
     await identity.signOut(ctx, request.cookies[SESSION_COOKIE]);

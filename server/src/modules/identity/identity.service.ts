@@ -31,6 +31,8 @@ interface UserLike {
   title: string;
   firstName: string;
   lastName: string;
+  emailVerifiedAt: Date | null;
+  totpEnabledAt: Date | null;
 }
 
 export function toMe(user: UserLike): Me {
@@ -39,6 +41,8 @@ export function toMe(user: UserLike): Me {
     email: user.email,
     displayName: displayName({ title: user.title, first_name: user.firstName, last_name: user.lastName }),
     role: toRoleName(user.role),
+    email_verified: user.emailVerifiedAt !== null,
+    mfa_enabled: user.totpEnabledAt !== null,
   };
 }
 
@@ -95,9 +99,18 @@ export interface IssuedSession {
   cookieSecret?: string;
 }
 
-async function issueAccessToken(ctx: AppContext, user: UserLike, sessionId: string): Promise<AuthResponse> {
+export async function issueAccessToken(
+  ctx: AppContext,
+  user: UserLike,
+  sessionId: string,
+): Promise<AuthResponse> {
   const token = await ctx.keys.sign({ userId: user.id, sessionId });
-  return { token, expiresIn: ACCESS_TOKEN_SECONDS, user: toMe(user) };
+  return {
+    token,
+    expiresIn: ACCESS_TOKEN_SECONDS,
+    idleTimeout: ctx.config.sessionIdleMinutes * 60,
+    user: toMe(user),
+  };
 }
 
 export async function signIn(
@@ -123,19 +136,6 @@ export async function signIn(
   return { auth: await issueAccessToken(ctx, user, session.id), cookieSecret };
 }
 
-export async function refresh(ctx: AppContext, cookieSecret: string | undefined): Promise<AuthResponse> {
-  const now = new Date();
-  const session = cookieSecret
-    ? await repo.findLiveSessionBySecret(ctx.db, sha256(cookieSecret), now)
-    : undefined;
-  const user = session ? await repo.findUserById(ctx.db, session.userId) : undefined;
-  if (!session || !user) {
-    throw new Refusal(401, 'Your session has expired. Please login again.');
-  }
-  await repo.touchSession(ctx.db, session.id, now);
-  return issueAccessToken(ctx, user, session.id);
-}
-
 /** Drops sessions from this instance's cache at once (others drop them when their entry expires). */
 export function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void {
   for (const session of revoked) {
@@ -145,7 +145,14 @@ export function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void
 
 export async function signOut(ctx: AppContext, cookieSecret: string | undefined): Promise<void> {
   if (cookieSecret) {
-    const revoked = await repo.revokeSessionBySecret(ctx.db, sha256(cookieSecret), new Date());
+    const now = new Date();
+    const secretHash = sha256(cookieSecret);
+    let revoked = await repo.revokeSessionBySecret(ctx.db, secretHash, now);
+    if (revoked.length === 0) {
+      // A secret rotated away still names its session (a tab that missed the new cookie): end it.
+      const retired = await repo.findRetiredSecret(ctx.db, secretHash);
+      revoked = retired ? await repo.revokeSession(ctx.db, retired.sessionId, now) : [];
+    }
     forgetSessions(ctx, revoked);
   }
 }
@@ -202,11 +209,13 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
   const passwordHash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
     const now = new Date();
-    const used = await repo.consumePasswordToken(tx, sha256(token), now);
+    const used = await repo.consumePasswordToken(tx, sha256(token), now, ['reset', 'invite']);
     if (!used) {
       throw new InvalidInput('token', RESET_LINK_INVALID);
     }
     await repo.updatePasswordHash(tx, used.userId, passwordHash);
+    // Whoever chose this password is the owner now: no other reset or invitation link stays usable.
+    await repo.expirePasswordTokens(tx, used.userId, now, ['reset', 'invite']);
     forgetSessions(ctx, await repo.revokeUserSessions(tx, used.userId, now));
   });
 }

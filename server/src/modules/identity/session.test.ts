@@ -87,7 +87,15 @@ describe('POST /api/auth/signin', () => {
     expect(body).toEqual({
       token: expect.any(String),
       expiresIn: 3600,
-      user: { uid: user.id, email: user.email, displayName: 'Dr. Rae Diaz', role: 'Radiologist' },
+      idleTimeout: 1800,
+      user: {
+        uid: user.id,
+        email: user.email,
+        displayName: 'Dr. Rae Diaz',
+        role: 'Radiologist',
+        email_verified: true,
+        mfa_enabled: false,
+      },
     });
     const cookie = response.cookies.find((c) => c.name === 'ra_session');
     expect(cookie).toMatchObject({ path: '/api/auth', httpOnly: true, sameSite: 'Strict' });
@@ -153,6 +161,8 @@ describe('GET /api/user/me', () => {
       email: user.email,
       displayName: 'Dr. Ada Lane',
       role: 'Physician',
+      email_verified: true,
+      mfa_enabled: false,
     });
   });
 });

@@ -17,6 +17,7 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
     '/api/notification/polling',
     {
       schema: { response: { 200: notificationListSchema } },
+      config: { isBackground: true },
       preHandler: requireUser(),
     },
     async (request, typedReply) => {
@@ -49,7 +50,11 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
 
   r.get(
     '/api/notification/unread-count',
-    { schema: { response: { 200: unreadCountSchema } }, preHandler: requireUser() },
+    {
+      schema: { response: { 200: unreadCountSchema } },
+      config: { isBackground: true },
+      preHandler: requireUser(),
+    },
     async (request) => ({ unread: await notifications.countUnread(ctx, currentUser(request).id) }),
   );
 }

@@ -3,7 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { TOKEN_REFRESH_MS, type AuthResponse, type Me, type RoleName } from '@ra/shared';
 import { apiRequest, setAccessToken, setRefreshHandler } from '../../lib/api-client';
 import { PageSpinner } from '../../components/PageSpinner';
+import { PATHS } from '../../lib/paths';
 import { AuthContext, type AuthState } from './auth-context';
+import { IdleWarning } from './IdleWarning';
+
+/** Runs `task` while no other tab of this origin runs one under the same lock. */
+function inTurn<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? (locks.request('ra-session-refresh', task) as Promise<T>) : task();
+}
 
 /**
  * Knows who is signed in. Nothing renders until the first refresh has answered; the access token
@@ -12,17 +20,21 @@ import { AuthContext, type AuthState } from './auth-context';
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<Me | null>(null);
+  const [idleTimeout, setIdleTimeout] = useState<number | null>(null);
   const [isKnown, setIsKnown] = useState(false);
   const pendingRefresh = useRef<Promise<boolean> | null>(null);
 
   const accept = useCallback((auth: AuthResponse) => {
     setAccessToken(auth.token);
     setUser(auth.user);
+    setIdleTimeout(auth.idleTimeout);
   }, []);
 
   const refresh = useCallback((): Promise<boolean> => {
-    // Parallel 401s share one refresh call.
-    pendingRefresh.current ??= apiRequest<AuthResponse>('/api/auth/refresh', { method: 'POST', auth: false })
+    // Parallel 401s share one refresh call, and tabs take turns: each refresh rotates the cookie.
+    pendingRefresh.current ??= inTurn(() =>
+      apiRequest<AuthResponse>('/api/auth/refresh', { method: 'POST', auth: false }),
+    )
       .then((auth) => {
         accept(auth);
         return true;
@@ -65,15 +77,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [accept],
   );
 
-  const signOut = useCallback(async () => {
-    try {
-      await apiRequest('/api/auth/signout', { method: 'POST', auth: false });
-    } finally {
-      setAccessToken(null);
-      queryClient.clear();
-      window.location.assign('/');
-    }
-  }, [queryClient]);
+  const signOut = useCallback(
+    async (reason?: 'idle') => {
+      try {
+        await apiRequest('/api/auth/signout', { method: 'POST', auth: false });
+      } finally {
+        setAccessToken(null);
+        queryClient.clear();
+        window.location.assign(reason === 'idle' ? `${PATHS.signIn}?reason=idle` : '/');
+      }
+    },
+    [queryClient],
+  );
+  const handleIdle = useCallback(() => void signOut('idle'), [signOut]);
 
   // The session cookie outlives an email change, so a refresh answers with the updated user.
   const value = useMemo<AuthState>(
@@ -84,5 +100,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   if (!isKnown) {
     return <PageSpinner label="Loading…" />;
   }
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      {children}
+      {user && idleTimeout !== null && (
+        <IdleWarning idleTimeoutSeconds={idleTimeout} onExpired={handleIdle} />
+      )}
+    </AuthContext.Provider>
+  );
 }

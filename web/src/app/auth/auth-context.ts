@@ -5,7 +5,8 @@ export interface AuthState {
   /** Null when signed out. */
   user: Me | null;
   signIn: (email: string, password: string, role?: RoleName) => Promise<Me>;
-  signOut: () => Promise<void>;
+  /** `idle` when the session ended for inactivity: the sign-in page then says so. */
+  signOut: (reason?: 'idle') => Promise<void>;
   /** Fetches the signed-in user again (after an email change, say); false when the session is gone. */
   reloadUser: () => Promise<boolean>;
 }

@@ -67,7 +67,14 @@ describe('SignInPage', () => {
   it('goes to the dashboard after signing in', async () => {
     vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() =>
-      Promise.resolve({ uid: 'u', email: 'e', displayName: 'd', role: 'Patient' as const }),
+      Promise.resolve({
+        uid: 'u',
+        email: 'e',
+        displayName: 'd',
+        role: 'Patient' as const,
+        email_verified: true,
+        mfa_enabled: false,
+      }),
     );
     const { router } = renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
     await fillAndSubmit('patient@example.com', 'right password');

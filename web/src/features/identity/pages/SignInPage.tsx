@@ -74,6 +74,11 @@ export function SignInPage() {
             <Link to={PATHS.home}>Radiology Archive</Link>
           </p>
           <h1 className={`h3 mb-4 text-${ROLE_VARIANT[role]}`}>{role} Login</h1>
+          {params.get('reason') === 'idle' && !error && (
+            <Alert variant="info">
+              You were signed out because nothing happened for a while. Please sign in again.
+            </Alert>
+          )}
           {error && <Alert variant="danger">{error}</Alert>}
           <Form noValidate onSubmit={(event) => void handleSubmit(event)}>
             <TextField

@@ -70,7 +70,14 @@ describe('SignUpPage', () => {
     vi.stubGlobal('fetch', fetchStub);
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const signIn = vi.fn(() =>
-      Promise.resolve({ uid: 'u', email: 'e', displayName: 'd', role: 'Patient' as const }),
+      Promise.resolve({
+        uid: 'u',
+        email: 'e',
+        displayName: 'd',
+        role: 'Patient' as const,
+        email_verified: true,
+        mfa_enabled: false,
+      }),
     );
     const user = userEvent.setup();
     renderPage(<SignUpPage />, { path: '/signup', auth: { signIn } });

@@ -80,6 +80,8 @@ function meOf(profile: Profile): Me {
     email: profile.email,
     displayName: `${profile.first_name} ${profile.last_name}`,
     role,
+    email_verified: true,
+    mfa_enabled: false,
   };
 }
 
