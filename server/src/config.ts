@@ -30,6 +30,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Days before the access-token signing key is replaced by a new one. */
   JWT_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Set to 1 to make two-factor sign-in compulsory for physicians and radiologists. */
+  REQUIRE_STAFF_MFA: z.enum(['0', '1']).default('0'),
   /** Minutes without user activity after which a session is revoked (api-contract §1a). */
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -64,6 +66,7 @@ export interface Config {
   trustProxy: boolean;
   keyRotationDays: number;
   sessionIdleMinutes: number;
+  requireStaffMfa: boolean;
   rateLimit: { perIp: number; perEmail: number };
   webDistDir: string | undefined;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === '1',
     keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    requireStaffMfa: e.REQUIRE_STAFF_MFA === '1',
     rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }

@@ -25,7 +25,7 @@ export function registerRoutes(
   deps: { database: Database; tus: Server; stripe: Stripe | undefined },
 ): void {
   healthRoutes(app, () => deps.database.ping());
-  identityRoutes(app, ctx);
+  identityRoutes(app, ctx, requireUser);
   hospitalsRoutes(app, ctx);
   usersRoutes(app, ctx, requireUser);
   profileRoutes(app, ctx, requireUser);

@@ -88,6 +88,18 @@ export const resetConfirmBodySchema = z.object({
 });
 export type ResetConfirmBody = z.input<typeof resetConfirmBodySchema>;
 
+export const EMAIL_LINK_INVALID = 'This link is invalid or has expired.';
+
+/** Body of `POST /api/auth/verify-email`: the token of a confirmation, email-change or cancel link. */
+export const verifyEmailBodySchema = z.object({
+  token: z
+    .string({ error: EMAIL_LINK_INVALID })
+    .trim()
+    .min(1, { error: EMAIL_LINK_INVALID })
+    .max(200, { error: EMAIL_LINK_INVALID }),
+});
+export type VerifyEmailBody = z.input<typeof verifyEmailBodySchema>;
+
 /** Formats a person's name as the contract's `displayName`. */
 export function displayName(person: { title: string; first_name: string; last_name: string }): string {
   return [person.title, person.first_name, person.last_name].filter(Boolean).join(' ');

@@ -69,4 +69,5 @@ export const updateEmailBodySchema = z.object({
 });
 export type UpdateEmailBody = z.input<typeof updateEmailBodySchema>;
 
-export const updateEmailResponseSchema = z.object({ success: z.literal(true), msg: z.string() });
+/** The address changes only once the link sent to it is opened (api-contract §1a). */
+export const updateEmailResponseSchema = z.object({ success: z.literal(true), pending: z.literal(true) });

@@ -25,12 +25,16 @@ interface Transport {
 
 /** Writes each message as an .eml file into `outboxDir`, for machines without SMTP. */
 function outboxTransport(outboxDir: string): Transport {
+  let sequence = 0;
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
       const info = await builder.sendMail(mail);
       await fs.mkdir(outboxDir, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID()}.eml`;
+      // The sequence keeps files of the same millisecond in the order they were sent.
+      sequence += 1;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const name = `${stamp}-${String(sequence).padStart(9, '0')}-${crypto.randomUUID()}.eml`;
       const file = path.join(outboxDir, name);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       return file;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Role } from '@ra/shared';
-import { AppError } from '../lib/errors.js';
+import { AppError, Refusal } from '../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { findUserOfLiveSession } from '../modules/identity/identity.repository.js';
 import { checkSessionActivity } from '../modules/identity/session.service.js';
@@ -29,6 +29,37 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
+export const MFA_REQUIRED = 'Two-factor sign-in is required.';
+
+/** The user behind the request's bearer token; throws the contract's 401s when there is none. */
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
+  const header = request.headers.authorization;
+  const match = header ? BEARER.exec(header) : null;
+  if (!match) {
+    throw new AppError('UNAUTHENTICATED');
+  }
+  const claims = await ctx.keys.verify(match[1]!);
+  if (!claims) {
+    throw new AppError('SESSION_EXPIRED');
+  }
+  const user = await ctx.sessionCache.getOrLoad(claims.sessionId, () =>
+    findUserOfLiveSession(ctx.db, claims.sessionId, new Date()),
+  );
+  if (!user || user.id !== claims.userId) {
+    throw new AppError('SESSION_EXPIRED');
+  }
+  const isBackground = request.routeOptions.config.isBackground === true;
+  if (!(await checkSessionActivity(ctx, claims.sessionId, user, isBackground))) {
+    throw new AppError('SESSION_EXPIRED');
+  }
+  return { ...user, sessionId: claims.sessionId };
+}
+
+/** Routes staff may use before enrolling in two-factor sign-in when the operator requires it. */
+function isReachableWithoutMfa(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url ?? '';
+  return url.startsWith('/api/auth/') || url === '/api/user/me';
+}
 
 /**
  * Returns a preHandler that admits a signed-in user, and only with one of `roles` when given.
@@ -40,31 +71,30 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
 
   return function requireUser(...roles: Role[]): preHandlerAsyncHookHandler {
     return async function guard(request: FastifyRequest, _reply: FastifyReply) {
-      const header = request.headers.authorization;
-      const match = header ? BEARER.exec(header) : null;
-      if (!match) {
-        throw new AppError('UNAUTHENTICATED');
-      }
-      const claims = await ctx.keys.verify(match[1]!);
-      if (!claims) {
-        throw new AppError('SESSION_EXPIRED');
-      }
-      const user = await ctx.sessionCache.getOrLoad(claims.sessionId, () =>
-        findUserOfLiveSession(ctx.db, claims.sessionId, new Date()),
-      );
-      if (!user || user.id !== claims.userId) {
-        throw new AppError('SESSION_EXPIRED');
-      }
-      const isBackground = request.routeOptions.config.isBackground === true;
-      if (!(await checkSessionActivity(ctx, claims.sessionId, user, isBackground))) {
-        throw new AppError('SESSION_EXPIRED');
-      }
+      const user = await authenticate(ctx, request);
       if (roles.length > 0 && !roles.includes(user.role)) {
         throw new AppError('FORBIDDEN');
       }
-      request.user = { ...user, sessionId: claims.sessionId };
+      if (
+        ctx.config.requireStaffMfa &&
+        user.role !== 'PATIENT' &&
+        user.totpEnabledAt === null &&
+        !isReachableWithoutMfa(request)
+      ) {
+        throw new Refusal(403, MFA_REQUIRED);
+      }
+      request.user = user;
     };
   };
+}
+
+/** The caller when the request carries a valid bearer token, else null (for public routes). */
+export async function optionalUser(ctx: AppContext, request: FastifyRequest): Promise<AuthUser | null> {
+  try {
+    return await authenticate(ctx, request);
+  } catch {
+    return null;
+  }
 }
 
 export type RequireUser = ReturnType<typeof createAuthGuard>;

@@ -76,7 +76,7 @@ describe('PUT /api/user/email', () => {
     expect(readOutbox(t.dataDir).filter((mail) => mail.to.includes(patient.email))).toEqual([]);
   });
 
-  it('moves the account, keeps this session, revokes the others and tells the old address', async () => {
+  it('changes nothing until the new address confirms; then moves the account, keeps this session, revokes the others', async () => {
     const patient = await createPatient(t.database.db, { firstName: 'Eva', lastName: 'Mover' });
     const here = await signIn(t.app, patient.email);
     const elsewhere = await signIn(t.app, patient.email);
@@ -90,16 +90,43 @@ describe('PUT /api/user/email', () => {
     const resetToken = new URL(findLinkInOutbox(t.dataDir, patient.email)!).searchParams.get('token');
 
     const newEmail = uniqueEmail('moved');
-    const changed = await putEmail(here.token, {
+    const requested = await putEmail(here.token, {
       email: `  ${newEmail.toUpperCase()} `,
       password: TEST_PASSWORD,
     });
-    expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toEqual({ success: true, msg: 'Email updated successfully.' });
+    expect(requested.statusCode).toBe(200);
+    expect(requested.json()).toEqual({ success: true, pending: true });
+
+    // Before confirmation: the old address still signs in, the new one does not.
+    const meBefore = await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(here.token) });
+    expect(meBefore.json().email).toBe(patient.email);
+    await expect(signIn(t.app, newEmail)).rejects.toThrow();
+    expect((await signIn(t.app, patient.email)).auth.user.uid).toBe(patient.id);
+
+    await t.app.ctx.mailer.drain();
+    const notice = readOutbox(t.dataDir).filter(
+      (mail) =>
+        mail.to.includes(patient.email) &&
+        mail.subject === 'A change of your Radiology Archive email address was requested',
+    );
+    expect(notice).toHaveLength(1);
+    expect(notice[0]!.body).toContain(newEmail);
+    expect(notice[0]!.body).toContain('Hello Eva Mover,');
+    const confirmLink = findLinkInOutbox(t.dataDir, newEmail)!;
+    expect(confirmLink).toMatch(/\/verify-email\?token=[\w-]+&change=1$/);
+
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      headers: bearer(here.token),
+      payload: { token: new URL(confirmLink).searchParams.get('token') },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ success: true });
 
     const me = await t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(here.token) });
     expect(me.statusCode).toBe(200);
-    expect(me.json().email).toBe(newEmail);
+    expect(me.json()).toMatchObject({ email: newEmail, email_verified: true });
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
@@ -137,28 +164,54 @@ describe('PUT /api/user/email', () => {
     });
     expect(reset.statusCode).toBe(400);
 
-    await t.app.ctx.mailer.drain();
-    const notice = readOutbox(t.dataDir).filter(
-      (mail) =>
-        mail.to.includes(patient.email) &&
-        mail.subject === 'Your Radiology Archive email address was changed',
-    );
-    expect(notice).toHaveLength(1);
-    expect(notice[0]!.body).toContain(`from ${patient.email} to ${newEmail}`);
-    expect(notice[0]!.body).toContain('Hello Eva Mover,');
-
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.patientId, patient.id));
     expect(audit).toContainEqual(
       expect.objectContaining({ actorId: patient.id, action: 'update', recordType: 'profile' }),
     );
   });
 
-  it('lets a physician change their email too', async () => {
+  it('lets the old address cancel a pending change', async () => {
     const physician = await createPhysician(t.database.db);
     const { token } = await signIn(t.app, physician.email);
     const newEmail = uniqueEmail('doctor');
     expect((await putEmail(token, { email: newEmail, password: TEST_PASSWORD })).statusCode).toBe(200);
-    expect((await signIn(t.app, newEmail)).auth.user.role).toBe('Physician');
+    await t.app.ctx.mailer.drain();
+    const cancelLink = findLinkInOutbox(t.dataDir, physician.email)!;
+    expect(cancelLink).toMatch(/&cancel=1$/);
+    const confirmToken = new URL(findLinkInOutbox(t.dataDir, newEmail)!).searchParams.get('token');
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: new URL(cancelLink).searchParams.get('token') },
+    });
+    expect(cancel.statusCode).toBe(200);
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: confirmToken },
+    });
+    expect(confirm.statusCode).toBe(400);
+    expect(confirm.json()).toEqual({
+      errors: [{ msg: 'This link is invalid or has expired.', path: 'token' }],
+    });
+    expect((await signIn(t.app, physician.email)).auth.user.role).toBe('Physician');
+  });
+
+  it('refuses the change when the new address was taken before it was confirmed', async () => {
+    const patient = await createPatient(t.database.db);
+    const { token } = await signIn(t.app, patient.email);
+    const newEmail = uniqueEmail('contested');
+    await putEmail(token, { email: newEmail, password: TEST_PASSWORD });
+    await t.app.ctx.mailer.drain();
+    const confirmToken = new URL(findLinkInOutbox(t.dataDir, newEmail)!).searchParams.get('token');
+    await createPatient(t.database.db, { email: newEmail });
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: confirmToken },
+    });
+    expect(confirm.statusCode).toBe(409);
+    expect(confirm.json()).toEqual({ success: false, msg: 'This email is already in use.' });
   });
 });
 

@@ -143,6 +143,30 @@ export async function revokeOtherSessions(db: Queryable, userId: string, keepSes
     .returning({ id: sessions.id });
 }
 
+export async function markEmailVerified(db: Queryable, userId: string, now: Date) {
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: now, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+}
+
+/**
+ * An unconfirmed patient account that a physician claims for their patient: it takes the
+ * physician's details, and its password stops working until the invitation is completed.
+ */
+export async function reclaimUnverifiedPatient(
+  db: Queryable,
+  userId: string,
+  details: { firstName: string; lastName: string; dob: string },
+) {
+  const [row] = await db
+    .update(users)
+    .set({ ...details, passwordHash: null, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), eq(users.role, 'PATIENT'), isNull(users.emailVerifiedAt)))
+    .returning();
+  return row;
+}
+
 export async function updateEmail(db: Queryable, userId: string, email: string) {
   await db.update(users).set({ email, updatedAt: new Date() }).where(eq(users.id, userId));
 }

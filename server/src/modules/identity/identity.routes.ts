@@ -11,11 +11,14 @@ import {
   signupBodySchema,
   signupResponseSchema,
   successSchema,
+  verifyEmailBodySchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { credentialRateLimits } from '../../plugins/rate-limit.js';
 import * as identity from './identity.service.js';
 import { refreshSession } from './session.service.js';
+import { resendEmailConfirmation, useEmailLink } from './email-verification.service.js';
+import { currentUser, optionalUser, type RequireUser } from '../../plugins/auth.js';
 
 const SESSION_COOKIE = 'ra_session';
 const COOKIE_PATH = '/api/auth';
@@ -30,7 +33,10 @@ function setSessionCookie(reply: FastifyReply, secret: string): void {
   });
 }
 
-export function identityRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** Confirmation emails a signed-in user may ask for again, per 15 minutes. */
+const RESEND_PER_QUARTER_HOUR = 3;
+
+export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -77,6 +83,41 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext): void {
     void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
     return reply.status(204).send();
   });
+
+  r.post(
+    '/api/auth/verify-email',
+    {
+      schema: { body: verifyEmailBodySchema, response: { 200: successSchema } },
+      preHandler: credentialRateLimits(app, ctx.config),
+    },
+    async (request) => {
+      // Signed in here too? That browser stays signed in after an email change; all others end.
+      const keepSessionId = (await optionalUser(ctx, request))?.sessionId;
+      const outcome = await useEmailLink(ctx, request.body.token, { keepSessionId, ip: request.ip });
+      identity.forgetSessions(ctx, outcome.revoked);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/verify-email/resend',
+    {
+      schema: { response: { 200: successSchema } },
+      preHandler: [
+        requireUser(),
+        app.rateLimit({
+          max: RESEND_PER_QUARTER_HOUR,
+          timeWindow: '15 minutes',
+          hook: 'preHandler',
+          keyGenerator: (request) => request.user?.id ?? request.ip,
+        }),
+      ],
+    },
+    async (request) => {
+      await resendEmailConfirmation(ctx, currentUser(request).id);
+      return { success: true as const };
+    },
+  );
 
   r.post(
     '/api/auth/portal/:role',

@@ -16,10 +16,10 @@ import { InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import { randomSecret, sha256 } from '../../lib/secrets.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
+import { createLink, RESET_LINK_MINUTES } from './one-time-links.js';
+import { sendEmailConfirmation } from './email-verification.service.js';
 
 export const SESSION_DAYS = 30;
-const RESET_LINK_MINUTES = 60;
-export const INVITE_LINK_DAYS = 7;
 
 export const EMAIL_TAKEN = 'This email is already in use.';
 const NOT_ON_ROSTER = 'Physician does not exist in hospital';
@@ -60,13 +60,14 @@ export async function signUp(ctx: AppContext, body: z.output<typeof signupBodySc
     if (!user) {
       throw new RuleViolation(EMAIL_TAKEN);
     }
+    await sendEmailConfirmation(ctx, user);
     return 'Successfully created new user';
   }
   const hospitalId = z.uuid().safeParse(body.hospital);
   if (!hospitalId.success) {
     throw new RuleViolation(NOT_ON_ROSTER);
   }
-  await ctx.db.transaction(async (tx) => {
+  const physician = await ctx.db.transaction(async (tx) => {
     if (await repo.findUserByEmail(tx, body.email)) {
       throw new RuleViolation(EMAIL_TAKEN);
     }
@@ -89,7 +90,9 @@ export async function signUp(ctx: AppContext, body: z.output<typeof signupBodySc
       throw new RuleViolation(EMAIL_TAKEN);
     }
     await repo.claimRosterEntry(tx, entry.id, user.id);
+    return user;
   });
+  await sendEmailConfirmation(ctx, physician);
   return 'Successfully created physician account';
 }
 
@@ -164,30 +167,12 @@ export async function checkPortal(ctx: AppContext, role: RoleName | undefined, e
   }
 }
 
-/** Creates a single-use password link for a user and returns its URL. */
-export async function createPasswordLink(
-  ctx: AppContext,
-  userId: string,
-  purpose: 'reset' | 'invite',
-): Promise<string> {
-  const token = randomSecret();
-  const lifetimeMs = purpose === 'reset' ? RESET_LINK_MINUTES * 60_000 : INVITE_LINK_DAYS * 24 * 3600_000;
-  await repo.insertPasswordToken(ctx.db, {
-    userId,
-    tokenHash: sha256(token),
-    purpose,
-    expiresAt: new Date(Date.now() + lifetimeMs),
-  });
-  const suffix = purpose === 'invite' ? '&invite=1' : '';
-  return `${ctx.config.publicUrl}/reset-password?token=${token}${suffix}`;
-}
-
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
   const user = await repo.findUserByEmail(ctx.db, email);
   if (!user) {
     return;
   }
-  const link = await createPasswordLink(ctx, user.id, 'reset');
+  const link = await createLink(ctx, ctx.db, user.id, 'reset');
   ctx.mailer.enqueue({
     to: user.email,
     subject: 'Reset your Radiology Archive password',
@@ -214,6 +199,8 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
       throw new InvalidInput('token', RESET_LINK_INVALID);
     }
     await repo.updatePasswordHash(tx, used.userId, passwordHash);
+    // The link arrived at the account's address, so whoever opened it owns that address.
+    await repo.markEmailVerified(tx, used.userId, now);
     // Whoever chose this password is the owner now: no other reset or invitation link stays usable.
     await repo.expirePasswordTokens(tx, used.userId, now, ['reset', 'invite']);
     forgetSessions(ctx, await repo.revokeUserSessions(tx, used.userId, now));

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import {
-  displayName,
   IMAGES_PER_PATIENT_CARD,
   PATHS,
   type addPatientBodySchema,
@@ -12,8 +11,14 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { auditChange } from '../audit/audit.service.js';
-import { createPasswordLink, INVITE_LINK_DAYS } from '../identity/identity.service.js';
-import { findUserByEmail, insertUser } from '../identity/identity.repository.js';
+import {
+  createInvitedPatient,
+  detailsMatch,
+  findAccountByEmail,
+  reclaimUnverifiedPatient,
+  sendPatientInvitation,
+  type PatientDetails,
+} from '../identity/patient-accounts.service.js';
 import { countImagesOfPatients, listNewestImagesOfPatients } from '../images/images.repository.js';
 import { presentImageRows } from '../images/images.service.js';
 import { notify } from '../notifications/notifications.service.js';
@@ -27,14 +32,21 @@ export interface AddPatientResult {
   msg: string;
 }
 
+const DETAILS_MISMATCH = "The details do not match this patient's account.";
+
 async function linkExistingPatient(
   ctx: AppContext,
   physician: AuthUser,
-  patient: { id: string; role: string },
+  patient: { id: string; role: string } & PatientDetails,
+  details: PatientDetails,
   ip: string,
 ): Promise<AddPatientResult> {
   if (patient.role !== 'PATIENT') {
     throw new RuleViolation('This email does not belong to a patient.');
+  }
+  // Knowing an address is not enough to take someone's records into one's list.
+  if (!detailsMatch(patient, details)) {
+    throw new RuleViolation(DETAILS_MISMATCH);
   }
   await ctx.db.transaction(async (tx) => {
     const isLinked = await repo.linkPatient(tx, patient.id, physician.id);
@@ -63,7 +75,7 @@ async function linkExistingPatient(
   return { status: 200, msg: 'Successfully added patient' };
 }
 
-function requireNewPatientDetails(body: AddPatientBody) {
+function requirePatientDetails(body: AddPatientBody): PatientDetails {
   if (!body.first_name) {
     throw new InvalidInput('first_name', 'First name is required');
   }
@@ -76,50 +88,35 @@ function requireNewPatientDetails(body: AddPatientBody) {
   return { firstName: body.first_name, lastName: body.last_name, dob: body.dob };
 }
 
-async function inviteNewPatient(
+/**
+ * An unknown address, or one whose account never proved it: the patient gets an account (or takes
+ * over the unproved one) and an invitation to the address the physician gave.
+ */
+async function invitePatient(
   ctx: AppContext,
   physician: AuthUser,
-  body: AddPatientBody,
+  email: string,
+  details: PatientDetails,
+  unverifiedAccountId: string | undefined,
   ip: string,
 ): Promise<AddPatientResult> {
-  const details = requireNewPatientDetails(body);
-  const patient = await ctx.db.transaction(async (tx) => {
-    // No password: the invitation link is how the patient chooses one.
-    const created = await insertUser(tx, { email: body.email, role: 'PATIENT', ...details });
-    if (!created) {
+  await ctx.db.transaction(async (tx) => {
+    const patient = unverifiedAccountId
+      ? await reclaimUnverifiedPatient(ctx, tx, unverifiedAccountId, details)
+      : await createInvitedPatient(tx, email, details);
+    if (!patient) {
       throw new RuleViolation('This email is already in use.');
     }
-    await repo.linkPatient(tx, created.id, physician.id);
+    await repo.linkPatient(tx, patient.id, physician.id);
     await auditChange(tx, {
       actorId: physician.id,
-      patientId: created.id,
+      patientId: patient.id,
       action: 'create',
       recordType: 'patient',
-      recordId: created.id,
+      recordId: patient.id,
       ip,
     });
-    return created;
-  });
-  const link = await createPasswordLink(ctx, patient.id, 'invite');
-  const doctor = displayName({
-    title: physician.title,
-    first_name: physician.firstName,
-    last_name: physician.lastName,
-  });
-  ctx.mailer.enqueue({
-    to: patient.email,
-    subject: `${doctor} invited you to Radiology Archive`,
-    text: [
-      `Hello ${details.firstName} ${details.lastName},`,
-      '',
-      `${doctor} added you as a patient on Radiology Archive, where you can see your medical images and your physician's notes.`,
-      `To choose your password, open this link within ${INVITE_LINK_DAYS} days:`,
-      '',
-      link,
-      '',
-      'If you did not expect this, you can ignore this email.',
-    ].join('\n'),
-    link,
+    await sendPatientInvitation(ctx, tx, patient, physician);
   });
   return { status: 201, msg: 'Successfully added new patient' };
 }
@@ -130,10 +127,15 @@ export async function addPatient(
   body: AddPatientBody,
   ip: string,
 ): Promise<AddPatientResult> {
-  const existing = await findUserByEmail(ctx.db, body.email);
-  return existing
-    ? linkExistingPatient(ctx, physician, existing, ip)
-    : inviteNewPatient(ctx, physician, body, ip);
+  const existing = await findAccountByEmail(ctx.db, body.email);
+  if (existing && existing.role !== 'PATIENT') {
+    throw new RuleViolation('This email does not belong to a patient.');
+  }
+  const details = requirePatientDetails(body);
+  if (existing && existing.emailVerifiedAt !== null) {
+    return linkExistingPatient(ctx, physician, existing, details, ip);
+  }
+  return invitePatient(ctx, physician, body.email, details, existing?.id, ip);
 }
 
 export async function listPatients(

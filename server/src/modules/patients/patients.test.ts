@@ -23,6 +23,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** What a physician knows of a factory patient (the factory's names and date of birth). */
+const factoryDetails = { first_name: 'Test', last_name: 'Patient', dob: '1985-02-03' };
+
 function addPatient(token: string | undefined, payload: Record<string, unknown>) {
   return t.app.inject({
     method: 'POST',
@@ -66,14 +69,17 @@ describe('POST /api/auth/add-patient', () => {
 
   it('links an existing patient and tells them', async () => {
     const patient = await createPatient(t.database.db);
-    const response = await addPatient(physician.token, { email: ` ${patient.email.toUpperCase()} ` });
+    const response = await addPatient(physician.token, {
+      email: ` ${patient.email.toUpperCase()} `,
+      ...factoryDetails,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, msg: 'Successfully added patient' });
     expect(await findPhysicianOf(t.database.db, patient.id)).toBe(physician.id);
     const sent = await t.database.db.select().from(notifications).where(eq(notifications.userId, patient.id));
     expect(sent.map((n) => [n.message, n.to])).toEqual([['You have been added as a patient.', '/dashboard']]);
 
-    const again = await addPatient(physician.token, { email: patient.email });
+    const again = await addPatient(physician.token, { email: patient.email, ...factoryDetails });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ success: false, msg: 'This patient is already in your list.' });
   });
@@ -82,7 +88,7 @@ describe('POST /api/auth/add-patient', () => {
     const other = await createPhysician(t.database.db);
     const patient = await createPatient(t.database.db);
     await linkPatient(t.database.db, patient.id, other.id);
-    const taken = await addPatient(physician.token, { email: patient.email });
+    const taken = await addPatient(physician.token, { email: patient.email, ...factoryDetails });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().msg).toBe('This patient is already assigned to another physician.');
     const staff = await addPatient(physician.token, { email: other.email });

@@ -46,8 +46,8 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext, requireUser
       preHandler: [requireUser('PATIENT', 'PHYSICIAN'), perUserRateLimit(app, ctx.config)],
     },
     async (request) => {
-      await changeEmail(ctx, currentUser(request), request.body, request.ip);
-      return { success: true as const, msg: 'Email updated successfully.' };
+      await changeEmail(ctx, currentUser(request), request.body);
+      return { success: true as const, pending: true as const };
     },
   );
 
