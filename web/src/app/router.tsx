@@ -5,6 +5,7 @@ import { LandingPage } from '../features/landing/pages/LandingPage';
 import { SignInPage } from '../features/identity/pages/SignInPage';
 import { SignUpPage } from '../features/identity/pages/SignUpPage';
 import { ResetPasswordPage } from '../features/identity/pages/ResetPasswordPage';
+import { VerifyEmailPage } from '../features/identity/pages/VerifyEmailPage';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ContactPage } from '../features/info/pages/ContactPage';
 import { WorkPage } from '../features/info/pages/WorkPage';
@@ -30,6 +31,7 @@ export const router = createBrowserRouter([
       { path: PATHS.signIn, element: <SignInPage /> },
       { path: PATHS.signUp, element: <SignUpPage /> },
       { path: PATHS.resetPassword, element: <ResetPasswordPage /> },
+      { path: PATHS.verifyEmail, element: <VerifyEmailPage /> },
       { path: PATHS.dashboard, element: <DashboardPage /> },
       { path: PATHS.contact, element: <ContactPage /> },
       { path: PATHS.work, element: <WorkPage /> },

@@ -3,14 +3,11 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { EMAIL_AND_PASSWORD_REQUIRED, updateEmailBodySchema } from '@ra/shared';
-import { useAuth } from '../../../app/auth/auth-context';
 import { ApiError, messageOf } from '../../../lib/api-client';
-import { PROFILE_KEY } from '../api/profile';
 import { updateEmail } from '../api/update-email';
 
 type UpdateEmailForm = z.input<typeof updateEmailBodySchema>;
@@ -26,10 +23,8 @@ function failureMessage(error: unknown): string {
   return FAILED;
 }
 
-/** 'Update Email' for patients and physicians; this session stays signed in, others are signed out. */
+/** 'Update Email' for patients and physicians: the change waits for the new address to confirm it. */
 export function UpdateEmailModal({ show, onHide }: { show: boolean; onHide: () => void }) {
-  const queryClient = useQueryClient();
-  const { reloadUser } = useAuth();
   const [result, setResult] = useState<{ isError: boolean; message: string } | null>(null);
   const form = useForm<UpdateEmailForm, unknown, z.output<typeof updateEmailBodySchema>>({
     resolver: zodResolver(updateEmailBodySchema),
@@ -45,10 +40,13 @@ export function UpdateEmailModal({ show, onHide }: { show: boolean; onHide: () =
   const handleSubmit = form.handleSubmit(async (body) => {
     setResult(null);
     try {
-      const response = await updateEmail(body);
-      setResult({ isError: false, message: response.msg });
+      await updateEmail(body);
+      // Nothing changes until the new address confirms; the old address is told meanwhile.
+      setResult({
+        isError: false,
+        message: `We sent a link to ${body.email}. Your email address changes when you open it.`,
+      });
       form.resetField('password');
-      await Promise.all([queryClient.invalidateQueries({ queryKey: PROFILE_KEY }), reloadUser()]);
     } catch (err) {
       setResult({ isError: true, message: failureMessage(err) });
     }

@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Me, Profile, ProfileResponse, StaffMember } from '@ra/shared';
+import {
+  updateEmailResponseSchema,
+  type Me,
+  type Profile,
+  type ProfileResponse,
+  type StaffMember,
+} from '@ra/shared';
 import { renderPage, stubFetch } from '../../../test/render-page';
 import { ProfilePage } from './ProfilePage';
 
@@ -332,15 +338,11 @@ describe('ProfilePage', () => {
     expect(calls).toHaveLength(5);
   });
 
-  it('updates the email, clears the password and reloads the signed-in user and the profile', async () => {
+  it('asks for an email change, says where the link went and clears the password', async () => {
     const reloadUser = vi.fn(() => Promise.resolve(true));
     const { calls, user } = renderProfile(
       PHYSICIAN,
-      [
-        answer(PHYSICIAN),
-        [200, { success: true, msg: 'Email updated successfully.' }],
-        answer({ ...PHYSICIAN, email: 'new@example.com' }),
-      ],
+      [answer(PHYSICIAN), [200, updateEmailResponseSchema.parse({ success: true, pending: true })]],
       reloadUser,
     );
     await openEdit(user);
@@ -350,16 +352,12 @@ describe('ProfilePage', () => {
     await user.type(dialog.getByLabelText('Password'), 'right password');
     await user.click(dialog.getByRole('button', { name: 'Update Email' }));
 
-    expect(await dialog.findByRole('alert')).toHaveTextContent('Email updated successfully.');
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'We sent a link to new@example.com. Your email address changes when you open it.',
+    );
     expect(dialog.getByLabelText('Password')).toHaveValue('');
-    expect(reloadUser).toHaveBeenCalledTimes(1);
-    await user.click(dialog.getByText('Close', { selector: 'button' }));
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(await screen.findByText('new@example.com')).toBeInTheDocument();
-    expect(calls.map((call) => call.url)).toEqual([
-      '/api/user/profile',
-      '/api/user/email',
-      '/api/user/profile',
-    ]);
+    // Nothing changed yet: the signed-in user and the profile stay as they are.
+    expect(reloadUser).not.toHaveBeenCalled();
+    expect(calls.map((call) => call.url)).toEqual(['/api/user/profile', '/api/user/email']);
   });
 });
