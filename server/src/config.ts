@@ -39,6 +39,8 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Folder of the built web app; served at / in production. */
   WEB_DIST_DIR: z.string().optional(),
+  /** Largest medical image accepted, in megapixels (width × height); also the decoder's limit. */
+  MAX_IMAGE_MEGAPIXELS: z.coerce.number().positive().default(300),
 });
 
 export interface Config {
@@ -59,6 +61,10 @@ export interface Config {
   rateLimit: { perIp: number; perEmail: number };
   webDistDir: string | undefined;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
+  uploads: {
+    maxImagePixels: number;
+    maxImageMegapixels: number;
+  };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -91,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
       : undefined,
+    uploads: {
+      maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),
+      maxImageMegapixels: e.MAX_IMAGE_MEGAPIXELS,
+    },
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)
       : e.NODE_ENV === 'production'

@@ -35,7 +35,8 @@ function callerOf(req: TusRequest): AuthUser {
 /** Reads the real type and size of an image from its bytes; undefined when it is not a supported image. */
 export async function inspectImage(file: string) {
   try {
-    const meta = await sharp(file).metadata();
+    // Only the header is read; the pixel limit is checked by the caller, with a clear message.
+    const meta = await sharp(file, { limitInputPixels: false }).metadata();
     const format = meta.format as string;
     if (!(format in SUPPORTED_IMAGE_FORMATS) || !meta.width || !meta.height) {
       return undefined;
@@ -60,6 +61,7 @@ export function createTusServer(
     expirationPeriodInMilliseconds: UPLOAD_CLAIM_HOURS * 3600 * 1000,
   });
   store.extensions = TUS_EXTENSIONS;
+  const limits = ctx.config.uploads;
   const publicOrigin = new URL(ctx.config.publicUrl).origin;
   const server = new ContractTusServer({
     path: UPLOADS_PATH,
@@ -110,15 +112,22 @@ export function createTusServer(
     },
     async onUploadFinish(_req, upload) {
       const image = await inspectImage(path.join(tusDir, upload.id));
+      // Profile pictures keep their own, lower limit, checked when they are claimed.
+      const isTooLarge =
+        image !== undefined &&
+        upload.metadata?.purpose === 'image' &&
+        image.width * image.height > limits.maxImagePixels;
       await repo.markUploadFinished(
         ctx.db,
         upload.id,
-        image ?? { contentType: null, width: null, height: null },
+        image && !isTooLarge ? image : { contentType: null, width: null, height: null },
       );
-      if (!image) {
-        // Not kept: a file that is not a supported image is deleted at once.
+      if (!image || isTooLarge) {
+        // Not kept: a file that is not a supported image, or too large a one, is deleted at once.
         await store.remove(upload.id);
-        throw refusal(415, NOT_AN_IMAGE);
+        throw isTooLarge
+          ? refusal(413, `The image is larger than ${limits.maxImageMegapixels} megapixels.`)
+          : refusal(415, NOT_AN_IMAGE);
       }
       return {};
     },
