@@ -41,6 +41,16 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** Largest medical image accepted, in megapixels (width × height); also the decoder's limit. */
   MAX_IMAGE_MEGAPIXELS: z.coerce.number().positive().default(300),
+  /**
+   * Per-user upload quotas. A physician sending a whole CD (about 3,000 files, 5 GB) is never held
+   * back: 3,000 pending < 5,000, 5 GB < 20 GB, and 3,000 creations at 600 a minute take 5 minutes,
+   * while sending 5 GB takes longer than that on any uplink under about 130 Mbit/s, so the
+   * bandwidth, not the quota, sets the pace (the web app also sends one file at a time).
+   */
+  UPLOAD_MAX_PENDING: z.coerce.number().int().min(1).default(5000),
+  /** Total declared size of a user's unfinished uploads, in GB (decimals allowed). */
+  UPLOAD_MAX_PENDING_GB: z.coerce.number().positive().default(20),
+  UPLOAD_CREATE_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 export interface Config {
@@ -64,6 +74,9 @@ export interface Config {
   uploads: {
     maxImagePixels: number;
     maxImageMegapixels: number;
+    maxPending: number;
+    maxPendingBytes: number;
+    createPerMinute: number;
   };
 }
 
@@ -100,6 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: {
       maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),
       maxImageMegapixels: e.MAX_IMAGE_MEGAPIXELS,
+      maxPending: e.UPLOAD_MAX_PENDING,
+      maxPendingBytes: Math.round(e.UPLOAD_MAX_PENDING_GB * 1024 ** 3),
+      createPerMinute: e.UPLOAD_CREATE_PER_MINUTE,
     },
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)

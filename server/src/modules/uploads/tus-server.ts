@@ -14,10 +14,11 @@ import {
   uploadCaller,
   type TusRequest,
 } from './tus-request.js';
+import { UPLOAD_CLAIM_HOURS, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
 export { UPLOADS_PATH, uploadCaller } from './tus-request.js';
-export const UPLOAD_CLAIM_HOURS = 24;
+export { UPLOAD_CLAIM_HOURS } from './upload-quota.js';
 export const NOT_AN_IMAGE = 'The file is not a supported image.';
 
 /** The extensions of api-contract §5; FileStore also offers creation-defer-length, which we refuse. */
@@ -85,6 +86,11 @@ export function createTusServer(
       if (!upload || upload.userId !== user.id) {
         throw new TusRefusal(404, JSON.stringify(ERROR_BODIES.notFound));
       }
+      if (req.method === 'DELETE') {
+        // A terminated upload no longer counts against its owner's quota; tus deletes the bytes next
+        // (or, should that fail, the store's expiry sweep does).
+        await repo.deleteUnclaimedUpload(ctx.db, id);
+      }
     },
     async onUploadCreate(req, upload) {
       const user = callerOf(req);
@@ -100,6 +106,9 @@ export function createTusServer(
       }
       if (upload.size > UPLOAD_LIMITS[purpose]) {
         throw refusal(413, 'The file is too large.');
+      }
+      if (await isOverUploadQuota(ctx, user.id, upload.size)) {
+        throw new TusRefusal(429, JSON.stringify(ERROR_BODIES.tooManyRequests));
       }
       await repo.insertUpload(ctx.db, {
         id: upload.id,
