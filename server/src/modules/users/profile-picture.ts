@@ -57,7 +57,7 @@ export async function storePicture(ctx: AppContext, userId: string, url: string)
   }
   const id = crypto.randomUUID();
   const key = `profiles/${id}.${extensionOfMime(upload.contentType)}`;
-  await moveIntoStorage(ctx, upload, key);
+  await moveIntoStorage(ctx, upload, key, MAX_PICTURE_PIXELS);
   return { id, key, uploadId: upload.id };
 }
 
