@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
+import './lib/sharp-setup.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
@@ -110,7 +111,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const tus = createTusServer(ctx, ctx.tusDir);
   running.queue = await startJobQueue(
     database,
-    allJobs({ db: database.db, storage, tusStore: tus.store, jobs }),
+    allJobs({
+      db: database.db,
+      storage,
+      tusStore: tus.store,
+      jobs,
+      maxImagePixels: config.uploads.maxImagePixels,
+    }),
     app.log,
     {
       pollingIntervalSeconds: options.jobPollingSeconds,

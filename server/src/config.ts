@@ -48,6 +48,18 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Folder of the built web app; served at / in production. */
   WEB_DIST_DIR: z.string().optional(),
+  /** Largest medical image accepted, in megapixels (width × height); also the decoder's limit. */
+  MAX_IMAGE_MEGAPIXELS: z.coerce.number().positive().default(300),
+  /**
+   * Per-user upload quotas. A physician sending a whole CD (about 3,000 files, 5 GB) is never held
+   * back: 3,000 pending < 5,000, 5 GB < 20 GB, and 3,000 creations at 600 a minute take 5 minutes,
+   * while sending 5 GB takes longer than that on any uplink under about 130 Mbit/s, so the
+   * bandwidth, not the quota, sets the pace (the web app also sends one file at a time).
+   */
+  UPLOAD_MAX_PENDING: z.coerce.number().int().min(1).default(5000),
+  /** Total declared size of a user's unfinished uploads, in GB (decimals allowed). */
+  UPLOAD_MAX_PENDING_GB: z.coerce.number().positive().default(20),
+  UPLOAD_CREATE_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 export interface Config {
@@ -70,6 +82,13 @@ export interface Config {
   rateLimit: { perIp: number; perEmail: number };
   webDistDir: string | undefined;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
+  uploads: {
+    maxImagePixels: number;
+    maxImageMegapixels: number;
+    maxPending: number;
+    maxPendingBytes: number;
+    createPerMinute: number;
+  };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -104,6 +123,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
       : undefined,
+    uploads: {
+      maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),
+      maxImageMegapixels: e.MAX_IMAGE_MEGAPIXELS,
+      maxPending: e.UPLOAD_MAX_PENDING,
+      maxPendingBytes: Math.round(e.UPLOAD_MAX_PENDING_GB * 1024 ** 3),
+      createPerMinute: e.UPLOAD_CREATE_PER_MINUTE,
+    },
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)
       : e.NODE_ENV === 'production'

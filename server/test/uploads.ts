@@ -73,3 +73,22 @@ export async function uploadFile(
   }
   return url;
 }
+
+/** A bodyless tus request (HEAD, DELETE, OPTIONS) with the tus version header. */
+export function tusRequest(
+  app: FastifyInstance,
+  method: 'HEAD' | 'DELETE' | 'OPTIONS',
+  url: string,
+  token?: string,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method,
+    url,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'tus-resumable': '1.0.0',
+      ...headers,
+    },
+  });
+}

@@ -8,9 +8,16 @@ import { thumbnailJob } from './thumbnail.job.js';
 import { uploadCleanupJob } from './upload-cleanup.job.js';
 
 /** Every background job, registered in one place. */
-export function allJobs(deps: { db: Db; storage: Storage; tusStore: FileStore; jobs: JobSender }) {
+export function allJobs(deps: {
+  db: Db;
+  storage: Storage;
+  tusStore: FileStore;
+  jobs: JobSender;
+  /** The configured MAX_IMAGE_MEGAPIXELS, in pixels: sharp decodes nothing larger. */
+  maxImagePixels: number;
+}) {
   return [
-    thumbnailJob(deps.db, deps.storage),
+    thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),

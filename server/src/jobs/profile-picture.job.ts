@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
 import { findPicture, setPictureCrop } from '../modules/users/profile.repository.js';
-import { PICTURE_CROP_SIZE, pictureCropKey } from '../modules/users/profile-picture.js';
+import { MAX_PICTURE_PIXELS, PICTURE_CROP_SIZE, pictureCropKey } from '../modules/users/profile-picture.js';
 import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition } from './job-queue.js';
 
@@ -24,7 +24,7 @@ export function profilePictureJob(db: Db, storage: Storage): JobDefinition<Profi
         return;
       }
       const source = await storage.read(picture.pictureKey);
-      const crop = sharp({ failOn: 'none' })
+      const crop = sharp({ failOn: 'none', limitInputPixels: MAX_PICTURE_PIXELS })
         .rotate()
         .resize(PICTURE_CROP_SIZE, PICTURE_CROP_SIZE, { fit: 'cover', position: 'centre' })
         .webp({ quality: 82 });

@@ -12,7 +12,7 @@ export interface ThumbnailJobData {
 }
 
 /** Makes the 200×200 (fit inside) WebP thumbnail of an image. Running it twice does no harm. */
-export function thumbnailJob(db: Db, storage: Storage): JobDefinition<ThumbnailJobData> {
+export function thumbnailJob(db: Db, storage: Storage, maxPixels: number): JobDefinition<ThumbnailJobData> {
   return {
     name: THUMBNAIL_JOB,
     retryLimit: 5,
@@ -22,7 +22,7 @@ export function thumbnailJob(db: Db, storage: Storage): JobDefinition<ThumbnailJ
         return;
       }
       const source = await storage.read(image.storageKey);
-      const resize = sharp({ failOn: 'none' })
+      const resize = sharp({ failOn: 'none', limitInputPixels: maxPixels })
         .rotate()
         .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 });

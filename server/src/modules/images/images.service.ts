@@ -108,15 +108,15 @@ export async function uploadImage(
 
   // Claim first (one short statement), then move the bytes, then write the records in one
   // transaction: no transaction stays open while a large file moves.
-  const upload = await claimUpload(ctx, ctx.db, {
+  const claimed = await claimUpload(ctx, ctx.db, {
     url: body.url,
     userId: user.id,
     purpose: 'image',
     field: 'url',
   });
   const imageId = crypto.randomUUID();
-  const storageKey = `images/${imageId}.${extensionOfMime(upload.contentType)}`;
-  await moveIntoStorage(ctx, upload, storageKey);
+  const storageKey = `images/${imageId}.${extensionOfMime(claimed.contentType)}`;
+  const upload = await moveIntoStorage(ctx, claimed, storageKey, ctx.config.uploads.maxImagePixels);
   try {
     await ctx.db.transaction(async (tx) => {
       await repo.insertImage(tx, {

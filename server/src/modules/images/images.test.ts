@@ -292,7 +292,9 @@ describe('reading images', () => {
     expect(meta).toMatchObject({ format: 'webp', width: 200, height: 80 });
 
     // Running the job again changes nothing.
-    await thumbnailJob(t.database.db, t.app.ctx.storage).handle({ imageId: uid });
+    await thumbnailJob(t.database.db, t.app.ctx.storage, t.config.uploads.maxImagePixels).handle({
+      imageId: uid,
+    });
     const again = (
       await t.app.inject({ method: 'GET', url: `/api/image/${uid}`, headers: bearer(people.patient.token) })
     ).json();

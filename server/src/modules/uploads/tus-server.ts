@@ -1,26 +1,31 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Server, type ServerOptions } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import sharp from 'sharp';
 import { ERROR_BODIES, UPLOAD_LIMITS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { SUPPORTED_IMAGE_FORMATS, type SupportedFormat } from '../storage/file-types.js';
+import { ContractTusServer, TusRefusal, contractAnswerFor, refusal } from './tus-errors.js';
+import {
+  UPLOADS_PATH,
+  fileIdFromTusRequest,
+  rawRequestOf,
+  uploadCaller,
+  type TusRequest,
+} from './tus-request.js';
+import { UPLOAD_CLAIM_HOURS, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
-export const UPLOADS_PATH = '/api/uploads';
-export const UPLOAD_CLAIM_HOURS = 24;
+export { UPLOADS_PATH, uploadCaller } from './tus-request.js';
+export { UPLOAD_CLAIM_HOURS } from './upload-quota.js';
 export const NOT_AN_IMAGE = 'The file is not a supported image.';
 
-/** The signed-in user of each tus request, set by the Fastify route before it hands the request over. */
-export const uploadCaller = new WeakMap<IncomingMessage, AuthUser>();
-
-type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+/** The extensions of api-contract §5; FileStore also offers creation-defer-length, which we refuse. */
+const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
 
 function callerOf(req: TusRequest): AuthUser {
-  const raw = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const raw = rawRequestOf(req);
   const user = raw ? uploadCaller.get(raw) : undefined;
   if (!user) {
     throw new TusRefusal(401, JSON.stringify(ERROR_BODIES.unauthenticated));
@@ -28,24 +33,11 @@ function callerOf(req: TusRequest): AuthUser {
   return user;
 }
 
-/** What tus expects thrown from a hook: a status and the body to answer with. */
-class TusRefusal extends Error {
-  constructor(
-    readonly status_code: number,
-    readonly body: string,
-  ) {
-    super(body);
-  }
-}
-
-function refusal(status: number, message: string) {
-  return new TusRefusal(status, JSON.stringify({ errors: [{ msg: message, path: 'upload' }] }));
-}
-
 /** Reads the real type and size of an image from its bytes; undefined when it is not a supported image. */
 export async function inspectImage(file: string) {
   try {
-    const meta = await sharp(file).metadata();
+    // Only the header is read; the pixel limit is checked by the caller, with a clear message.
+    const meta = await sharp(file, { limitInputPixels: false }).metadata();
     const format = meta.format as string;
     if (!(format in SUPPORTED_IMAGE_FORMATS) || !meta.width || !meta.height) {
       return undefined;
@@ -61,19 +53,45 @@ export async function inspectImage(file: string) {
 }
 
 /** The tus 1.0 server behind `/api/uploads`: resumable, owner-only, size-limited, type-checked uploads. */
-export function createTusServer(ctx: AppContext, tusDir: string): { server: Server; store: FileStore } {
+export function createTusServer(
+  ctx: AppContext,
+  tusDir: string,
+): { server: ContractTusServer; store: FileStore } {
   const store = new FileStore({
     directory: tusDir,
     expirationPeriodInMilliseconds: UPLOAD_CLAIM_HOURS * 3600 * 1000,
   });
-  const server = new Server({
+  store.extensions = TUS_EXTENSIONS;
+  const limits = ctx.config.uploads;
+  const publicOrigin = new URL(ctx.config.publicUrl).origin;
+  const server = new ContractTusServer({
     path: UPLOADS_PATH,
     datastore: store,
     relativeLocation: true,
     respectForwardedHeaders: ctx.config.trustProxy,
     maxSize: UPLOAD_LIMITS.image,
+    // The web app is served from PUBLIC_URL; no other site's scripts get CORS access.
+    allowedOrigins: (origin) => origin === publicOrigin,
     // Random ids: an upload URL cannot be guessed, and only its owner may use it anyway.
     namingFunction: () => crypto.randomUUID(),
+    getFileIdFromRequest: fileIdFromTusRequest,
+    onResponseError: (_req, err) => contractAnswerFor(err, ctx.log),
+    // The ownership check runs on the id tus itself resolved, so the two can never disagree.
+    async onIncomingRequest(req, id) {
+      const user = callerOf(req);
+      if (req.method === 'POST') {
+        return;
+      }
+      const upload = await repo.findUpload(ctx.db, id);
+      if (!upload || upload.userId !== user.id) {
+        throw new TusRefusal(404, JSON.stringify(ERROR_BODIES.notFound));
+      }
+      if (req.method === 'DELETE') {
+        // A terminated upload no longer counts against its owner's quota; tus deletes the bytes next
+        // (or, should that fail, the store's expiry sweep does).
+        await repo.deleteUnclaimedUpload(ctx.db, id);
+      }
+    },
     async onUploadCreate(req, upload) {
       const user = callerOf(req);
       const purpose = upload.metadata?.purpose;
@@ -89,6 +107,9 @@ export function createTusServer(ctx: AppContext, tusDir: string): { server: Serv
       if (upload.size > UPLOAD_LIMITS[purpose]) {
         throw refusal(413, 'The file is too large.');
       }
+      if (await isOverUploadQuota(ctx, user.id, upload.size)) {
+        throw new TusRefusal(429, JSON.stringify(ERROR_BODIES.tooManyRequests));
+      }
       await repo.insertUpload(ctx.db, {
         id: upload.id,
         userId: user.id,
@@ -100,15 +121,22 @@ export function createTusServer(ctx: AppContext, tusDir: string): { server: Serv
     },
     async onUploadFinish(_req, upload) {
       const image = await inspectImage(path.join(tusDir, upload.id));
+      // Profile pictures keep their own, lower limit, checked when they are claimed.
+      const isTooLarge =
+        image !== undefined &&
+        upload.metadata?.purpose === 'image' &&
+        image.width * image.height > limits.maxImagePixels;
       await repo.markUploadFinished(
         ctx.db,
         upload.id,
-        image ?? { contentType: null, width: null, height: null },
+        image && !isTooLarge ? image : { contentType: null, width: null, height: null },
       );
-      if (!image) {
-        // Not kept: a file that is not a supported image is deleted at once.
+      if (!image || isTooLarge) {
+        // Not kept: a file that is not a supported image, or too large a one, is deleted at once.
         await store.remove(upload.id);
-        throw refusal(415, NOT_AN_IMAGE);
+        throw isTooLarge
+          ? refusal(413, `The image is larger than ${limits.maxImageMegapixels} megapixels.`)
+          : refusal(415, NOT_AN_IMAGE);
       }
       return {};
     },

@@ -3,29 +3,30 @@ import { ERROR_BODIES } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import type { Server } from '@tus/server';
-import { findUpload } from './uploads.repository.js';
-import { UPLOADS_PATH, uploadCaller } from './tus-server.js';
+import { UPLOADS_PATH, isAmbiguousTusUrl, uploadCaller } from './tus-request.js';
 
 /**
- * Mounts the tus server. Fastify authenticates the caller and checks that an existing upload is
- * theirs (404 otherwise), then hands the raw request to tus, which reads the body itself.
+ * Mounts the tus server. Fastify refuses ambiguous URLs and authenticates the caller, then hands the
+ * raw request to tus, which reads the body itself and checks (in its hooks) that the upload is the
+ * caller's. OPTIONS is public: it is tus' discovery request and reveals only the server's limits.
  */
-export function uploadsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser, tus: Server) {
+export function uploadsRoutes(app: FastifyInstance, _ctx: AppContext, requireUser: RequireUser, tus: Server) {
   void app.register((scope, _options, done) => {
     // Leave every body unread: tus streams it to disk.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    async function handle(request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) {
-      const user = currentUser(request);
-      const id = request.params.id;
-      if (id !== undefined) {
-        const upload = await findUpload(ctx.db, id);
-        if (!upload || upload.userId !== user.id) {
-          return reply.status(404).send(ERROR_BODIES.notFound);
-        }
+    // Before authentication: an ambiguous URL is refused the same way whoever sends it.
+    scope.addHook('onRequest', async (request, reply) => {
+      if (isAmbiguousTusUrl(request.url)) {
+        return reply.status(404).send(ERROR_BODIES.notFound);
       }
-      uploadCaller.set(request.raw, user);
+    });
+
+    async function handle(request: FastifyRequest, reply: FastifyReply) {
+      if (request.method !== 'OPTIONS') {
+        uploadCaller.set(request.raw, currentUser(request));
+      }
       reply.hijack();
       await tus.handle(request.raw, reply.raw);
       return reply;
@@ -38,6 +39,8 @@ export function uploadsRoutes(app: FastifyInstance, ctx: AppContext, requireUser
       preHandler: requireUser(),
       handler: handle,
     });
+    scope.route({ method: ['OPTIONS'], url: UPLOADS_PATH, handler: handle });
+    scope.route({ method: ['OPTIONS'], url: `${UPLOADS_PATH}/:id`, handler: handle });
     done();
   });
 }

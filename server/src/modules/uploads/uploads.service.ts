@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { InvalidInput } from '../../lib/errors.js';
+import { removePrivateMetadata } from './private-metadata.js';
 import * as repo from './uploads.repository.js';
 import { NOT_AN_IMAGE, UPLOAD_CLAIM_HOURS } from './tus-server.js';
 
@@ -61,10 +62,22 @@ export async function claimUpload(
   };
 }
 
-/** Moves a claimed upload's bytes into storage; on failure the claim is undone so the user can try again. */
-export async function moveIntoStorage(ctx: AppContext, upload: ClaimedUpload, key: string): Promise<void> {
+/**
+ * Moves a claimed upload's bytes into storage, without the metadata that could say where a photo
+ * was taken; on failure the claim is undone so the user can try again. Returns the upload as
+ * stored (a rewritten file may differ in size, and in dimensions once its orientation is applied).
+ * `maxPixels` bounds the decoder: the limit the upload was already checked against.
+ */
+export async function moveIntoStorage(
+  ctx: AppContext,
+  upload: ClaimedUpload,
+  key: string,
+  maxPixels: number,
+): Promise<ClaimedUpload> {
   try {
+    const rewritten = await removePrivateMetadata(upload.localPath, upload.contentType, maxPixels);
     await ctx.storage.putFile(key, upload.localPath, { move: true });
+    return rewritten ? { ...upload, ...rewritten } : upload;
   } catch (err) {
     await repo.releaseUpload(ctx.db, upload.id);
     throw err;

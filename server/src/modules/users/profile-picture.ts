@@ -9,7 +9,7 @@ import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uplo
 export const PUBLIC_PICTURES_PATH = '/api/profile-pictures/';
 export const PICTURE_CROP_SIZE = 100;
 /** A picture with more pixels than a 50-megapixel camera's is refused before it reaches the crop job. */
-const MAX_PICTURE_PIXELS = 50_000_000;
+export const MAX_PICTURE_PIXELS = 50_000_000;
 
 interface PictureColumns {
   pictureId: string | null;
@@ -57,7 +57,7 @@ export async function storePicture(ctx: AppContext, userId: string, url: string)
   }
   const id = crypto.randomUUID();
   const key = `profiles/${id}.${extensionOfMime(upload.contentType)}`;
-  await moveIntoStorage(ctx, upload, key);
+  await moveIntoStorage(ctx, upload, key, MAX_PICTURE_PIXELS);
   return { id, key, uploadId: upload.id };
 }
 
