@@ -11,6 +11,8 @@ export interface AuthUser {
   title: string;
   firstName: string;
   lastName: string;
+  /** Unverified accounts see no patient data (access.policy.ts). */
+  emailVerified: boolean;
   sessionId: string;
 }
 

@@ -140,6 +140,8 @@ export interface SessionUser {
   title: string;
   firstName: string;
   lastName: string;
+  /** Whether the owner has proved the address; the access policy shows unverified accounts no patient data. */
+  emailVerified: boolean;
 }
 
 /** The user behind a live session, in one query: used on every authenticated request. */
@@ -156,9 +158,14 @@ export async function findUserOfLiveSession(
       title: users.title,
       firstName: users.firstName,
       lastName: users.lastName,
+      emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-  return row;
+  if (!row) {
+    return undefined;
+  }
+  const { emailVerifiedAt, ...user } = row;
+  return { ...user, emailVerified: emailVerifiedAt !== null };
 }

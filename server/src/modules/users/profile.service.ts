@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
+import { careTeamOf } from '../access/access.policy.js';
 import { auditOwnProfileChange } from '../audit/audit.service.js';
 import { forgetUploadFiles } from '../uploads/uploads.service.js';
 import {
@@ -22,6 +23,17 @@ import * as repo from './profile.repository.js';
 
 type UpdateProfileBody = z.output<typeof updateProfileBodySchema>;
 
+/** The patient's physician first, then the radiologists they have paid, by last and first name. */
+async function listCareTeam(ctx: AppContext, user: AuthUser, patientId: string) {
+  const team = await careTeamOf(ctx, user, patientId);
+  const ids = [...(team.physicianId ? [team.physicianId] : []), ...team.radiologistIds];
+  const members = ids.length > 0 ? await repo.listStaff(ctx.db, ids) : [];
+  return [
+    ...members.filter((member) => member.id === team.physicianId),
+    ...members.filter((member) => member.id !== team.physicianId),
+  ];
+}
+
 /** The caller's own profile; a patient also gets their care team (api-contract §3). */
 export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): Promise<ProfileResponse> {
   const row = await repo.findProfile(ctx.db, user.id);
@@ -29,7 +41,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
     throw new AppError('NOT_FOUND');
   }
   const isPatient = row.role === 'PATIENT';
-  const staff = isPatient ? await repo.listCareTeam(ctx.db, row.id) : [];
+  const staff = isPatient ? await listCareTeam(ctx, user, row.id) : [];
   if (isPatient) {
     ctx.auditor.record({
       actorId: user.id,
