@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Queryable } from '../../db/client.js';
+import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 
 export type AuditAction = 'read' | 'create' | 'update' | 'download';
@@ -38,53 +37,12 @@ export async function auditOwnProfileChange(
 }
 
 /**
- * Reads are recorded off the request path: entries are buffered and written in batches, and the
- * buffer is flushed on shutdown so a clean stop loses none.
+ * Writes the audit rows of one request's reads in one INSERT, before the data is sent: a read
+ * that cannot be recorded fails (500) rather than leave no trace, and nothing is buffered in
+ * memory where a crash would lose it.
  */
-export class ReadAuditor {
-  private buffer: AuditEntry[] = [];
-  private flushing: Promise<void> | null = null;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
-    intervalMs = 1000,
-  ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  record(...entries: AuditEntry[]): void {
-    this.buffer.push(...entries);
-  }
-
-  async flush(): Promise<void> {
-    if (this.flushing) {
-      await this.flushing;
-    }
-    if (this.buffer.length === 0) {
-      return;
-    }
-    const batch = this.buffer;
-    this.buffer = [];
-    this.flushing = this.db
-      .insert(auditLog)
-      .values(batch)
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        // Keep them for the next attempt rather than lose the trail.
-        this.buffer.unshift(...batch);
-        this.log.error({ err }, 'audit write failed');
-      })
-      .finally(() => {
-        this.flushing = null;
-      });
-    await this.flushing;
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+export async function auditReads(db: Queryable, entries: AuditEntry[]): Promise<void> {
+  if (entries.length > 0) {
+    await db.insert(auditLog).values(entries);
   }
 }

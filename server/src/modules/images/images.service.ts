@@ -13,7 +13,7 @@ import {
   requireListOf,
   requireRead,
 } from '../access/access.policy.js';
-import { auditChange } from '../audit/audit.service.js';
+import { auditChange, auditReads } from '../audit/audit.service.js';
 import { notify } from '../notifications/notifications.service.js';
 import { findPhysicianOf } from '../patients/patients.service.js';
 import { extensionOfMime } from '../storage/file-types.js';
@@ -52,16 +52,12 @@ export async function listImages(
   });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  ctx.auditor.record({
-    actorId: user.id,
-    patientId,
-    action: 'read',
-    recordType: 'image-list',
-    recordId: patientId,
-    ip,
-  });
+  const images = await presentImageRows(ctx, pageRows);
+  await auditReads(ctx.db, [
+    { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
+  ]);
   return {
-    images: await presentImageRows(ctx, pageRows),
+    images,
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
   };
@@ -113,15 +109,10 @@ export async function thumbnailUrlOf(
 }
 export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
   const row = await findReadableImage(ctx, user, imageId);
-  ctx.auditor.record({
-    actorId: user.id,
-    patientId: row.patientId,
-    action: 'read',
-    recordType: 'image',
-    recordId: row.id,
-    ip,
-  });
   const [image] = await presentImageRows(ctx, [row]);
+  await auditReads(ctx.db, [
+    { actorId: user.id, patientId: row.patientId, action: 'read', recordType: 'image', recordId: row.id, ip },
+  ]);
   return image!;
 }
 

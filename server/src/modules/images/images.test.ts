@@ -304,7 +304,6 @@ describe('reading images', () => {
   it('writes audit rows for reads', async () => {
     const uid = await uploadImageFor(people.patient.id);
     await t.app.inject({ method: 'GET', url: `/api/image/${uid}`, headers: bearer(people.patient.token) });
-    await t.app.ctx.auditor.flush();
     const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.recordId, uid));
     expect(rows).toContainEqual(
       expect.objectContaining({

@@ -13,7 +13,7 @@ import { InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { patientReadFilter } from '../access/access.policy.js';
-import { auditChange } from '../audit/audit.service.js';
+import { auditChange, auditReads } from '../audit/audit.service.js';
 import { createPasswordLink, INVITE_LINK_DAYS } from '../identity/identity.service.js';
 import { createAccount, findAccountByEmail } from '../identity/accounts.service.js';
 import { summarizeImagesOfPatients } from '../images/images.service.js';
@@ -171,12 +171,13 @@ export async function listPatients(
     image_count: counts.get(row.id) ?? 0,
     images: newest.get(row.id) ?? [],
   }));
-  ctx.auditor.record(
-    ...patients.map((patient) => ({
+  await auditReads(
+    ctx.db,
+    patients.map((patient) => ({
       actorId: user.id,
       patientId: patient.uid,
       action: 'read' as const,
-      recordType: 'patient' as const,
+      recordType: 'patient-list' as const,
       recordId: patient.uid,
       ip,
     })),

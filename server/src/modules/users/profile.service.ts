@@ -10,7 +10,7 @@ import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
 import { careTeamOf } from '../access/access.policy.js';
-import { auditOwnProfileChange } from '../audit/audit.service.js';
+import { auditOwnProfileChange, auditReads } from '../audit/audit.service.js';
 import { forgetUploadFiles } from '../uploads/uploads.service.js';
 import {
   deletePictureFiles,
@@ -43,14 +43,9 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
   const isPatient = row.role === 'PATIENT';
   const staff = isPatient ? await listCareTeam(ctx, user, row.id) : [];
   if (isPatient) {
-    ctx.auditor.record({
-      actorId: user.id,
-      patientId: row.id,
-      action: 'read',
-      recordType: 'profile',
-      recordId: row.id,
-      ip,
-    });
+    await auditReads(ctx.db, [
+      { actorId: user.id, patientId: row.id, action: 'read', recordType: 'profile', recordId: row.id, ip },
+    ]);
   }
   const finishedUrl = pictureUrlFor(ctx.storage, row);
   const isProcessing = row.pictureKey !== null && row.pictureCropKey === null;
