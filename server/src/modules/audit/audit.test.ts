@@ -86,7 +86,39 @@ describe('reads of patient data', () => {
     );
   });
 
+  it('include file downloads, audited against the viewer the URL was issued to', async () => {
+    const image = (
+      await t.app.inject({ method: 'GET', url: `/api/image/${imageUid}`, headers: bearer(physician.token) })
+    ).json().image;
+    expect(image.url).toMatch(new RegExp(`&u=${physician.id}&p=${patient.id}$`));
+    const file = await t.app.inject({ method: 'GET', url: image.url });
+    expect(file.statusCode).toBe(200);
+    const downloads = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, physician.id), eq(auditLog.action, 'download')));
+    expect(downloads).toEqual([
+      expect.objectContaining({
+        patientId: patient.id,
+        recordType: 'file',
+        recordId: new URL(image.url, 'http://x').pathname.replace('/api/files/', ''),
+      }),
+    ]);
+
+    // The viewer and the patient are under the signature: changing or dropping them is refused.
+    const swapped = image.url.replace(`u=${physician.id}`, `u=${patient.id}`);
+    const relabelled = image.url.replace(`p=${patient.id}`, `p=${physician.id}`);
+    const stripped = image.url.replace(/&u=.*$/, '');
+    for (const url of [swapped, relabelled, stripped]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(403);
+    }
+  });
+
   it('fail with 500 and send no data when the audit row cannot be written', async () => {
+    const image = (
+      await t.app.inject({ method: 'GET', url: `/api/image/${imageUid}`, headers: bearer(physician.token) })
+    ).json().image;
     await t.database.executeSql(
       `create function audit_log_test_failure() returns trigger language plpgsql as $$
          begin raise exception 'audit store unavailable'; end $$;
@@ -107,6 +139,10 @@ describe('reads of patient data', () => {
       });
       expect(profile.statusCode).toBe(500);
       expect(profile.body).toBe('{"error":"Something went wrong."}');
+      const file = await t.app.inject({ method: 'GET', url: image.url });
+      expect(file.statusCode).toBe(500);
+      expect(file.headers['content-type']).toMatch(/^application\/json/);
+      expect(file.body).toBe('{"error":"Something went wrong."}');
     } finally {
       await t.database.executeSql(
         'drop trigger audit_log_test_failure on audit_log; drop function audit_log_test_failure();',

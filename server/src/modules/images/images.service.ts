@@ -25,7 +25,7 @@ import { presentImages } from './image-presenter.js';
 import * as repo from './images.repository.js';
 
 /** Rows to wire images, with their notes, in two queries whatever the count. */
-export async function presentImageRows(ctx: AppContext, rows: repo.ImageRow[]): Promise<Image[]> {
+async function presentImageRows(ctx: AppContext, user: AuthUser, rows: repo.ImageRow[]): Promise<Image[]> {
   const notes =
     rows.length > 0
       ? await repo.listNotesOfImages(
@@ -33,7 +33,7 @@ export async function presentImageRows(ctx: AppContext, rows: repo.ImageRow[]): 
           rows.map((row) => row.id),
         )
       : [];
-  return presentImages(ctx, rows, notes);
+  return presentImages(ctx, user, rows, notes);
 }
 
 export async function listImages(
@@ -52,7 +52,7 @@ export async function listImages(
   });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  const images = await presentImageRows(ctx, pageRows);
+  const images = await presentImageRows(ctx, user, pageRows);
   await auditReads(ctx.db, [
     { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
   ]);
@@ -90,7 +90,7 @@ export async function summarizeImagesOfPatients(
     repo.listNewestImagesOfPatients(ctx.db, patientIds, perPatient, readable),
     repo.countImagesOfPatients(ctx.db, patientIds, readable),
   ]);
-  const images = await presentImageRows(ctx, rows);
+  const images = await presentImageRows(ctx, user, rows);
   const newest = new Map<string, Image[]>();
   rows.forEach((row, index) => {
     newest.set(row.patientId, [...(newest.get(row.patientId) ?? []), images[index]!]);
@@ -105,11 +105,13 @@ export async function thumbnailUrlOf(
   imageId: string,
 ): Promise<string | null> {
   const row = await findReadableImage(ctx, user, imageId);
-  return row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey) : null;
+  return row.thumbnailKey
+    ? ctx.storage.signedUrl(row.thumbnailKey, { viewerId: user.id, patientId: row.patientId })
+    : null;
 }
 export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
   const row = await findReadableImage(ctx, user, imageId);
-  const [image] = await presentImageRows(ctx, [row]);
+  const [image] = await presentImageRows(ctx, user, [row]);
   await auditReads(ctx.db, [
     { actorId: user.id, patientId: row.patientId, action: 'read', recordType: 'image', recordId: row.id, ip },
   ]);

@@ -167,7 +167,7 @@ export async function listPatients(
     last_name: row.lastName,
     email: row.email,
     dob: row.dob,
-    profile_image_url: privatePictureUrl(ctx.storage, row),
+    profile_image_url: privatePictureUrl(ctx.storage, row, user.id),
     image_count: counts.get(row.id) ?? 0,
     images: newest.get(row.id) ?? [],
   }));

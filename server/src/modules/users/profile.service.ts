@@ -47,7 +47,9 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
       { actorId: user.id, patientId: row.id, action: 'read', recordType: 'profile', recordId: row.id, ip },
     ]);
   }
-  const finishedUrl = pictureUrlFor(ctx.storage, row);
+  const finishedUrl = pictureUrlFor(ctx.storage, row, user.id);
+  // A patient's own picture is patient data (audited when downloaded); a staff member's is not.
+  const ownAudience = isPatient ? { viewerId: user.id, patientId: row.id } : null;
   const isProcessing = row.pictureKey !== null && row.pictureCropKey === null;
   return {
     profile: {
@@ -58,7 +60,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
       email: row.email,
       dob: row.dob,
       // The owner sees a new picture at once; others only once its crop is made.
-      profile_image_url: isProcessing ? ctx.storage.signedUrl(row.pictureKey!) : finishedUrl,
+      profile_image_url: isProcessing ? ctx.storage.signedUrl(row.pictureKey!, ownAudience) : finishedUrl,
       profile_image_processing: isProcessing,
       bio: row.bio,
       expertise: row.expertise,
