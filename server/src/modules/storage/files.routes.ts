@@ -75,10 +75,9 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
           },
         ]);
       }
-      const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
       void reply
         .header('Content-Type', mimeOfKey(key))
-        .header('Cache-Control', `private, max-age=${secondsLeft}`)
+        .header('Cache-Control', 'no-store')
         .header('Content-Disposition', `inline; filename="${key.split('/').pop()}"`)
         .header('Accept-Ranges', 'bytes')
         .header('Cross-Origin-Resource-Policy', 'same-origin');
