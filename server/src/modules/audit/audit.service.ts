@@ -1,5 +1,11 @@
+import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
+import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { canRead } from '../access/access.policy.js';
+import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
 
 export type AuditAction = 'read' | 'create' | 'update' | 'download';
 export type AuditRecord = 'patient' | 'image' | 'image-list' | 'note' | 'file' | 'patient-list' | 'profile';
@@ -45,4 +51,72 @@ export async function auditReads(db: Queryable, entries: AuditEntry[]): Promise<
   if (entries.length > 0) {
     await db.insert(auditLog).values(entries);
   }
+}
+
+/** The contract's action for an audit row (the repository selects only rows that have one). */
+function accessActionOf(row: AccessHistoryRow): AccessAction {
+  if (row.action === 'download') {
+    return 'download';
+  }
+  switch (row.recordType) {
+    case 'image':
+      return 'view';
+    case 'profile':
+      return 'profile';
+    default:
+      return 'list';
+  }
+}
+
+/** Files of archive items are stored under their item's uid (images/<uid>.png, thumbnails/<uid>.webp). */
+const ITEM_FILE = /^(?:images|thumbnails)\/([0-9a-f-]{36})\./;
+
+function accessedItemOf(row: AccessHistoryRow): string | null {
+  if (row.action === 'download') {
+    return ITEM_FILE.exec(row.recordId)?.[1] ?? null;
+  }
+  return row.recordType === 'image' ? row.recordId : null;
+}
+
+function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
+  return {
+    at: row.createdAt.toISOString(),
+    actor:
+      row.actorId === null || row.actorRole === null
+        ? null
+        : {
+            uid: row.actorId,
+            role: row.actorRole,
+            full_name: displayName({
+              title: row.actorTitle ?? '',
+              first_name: row.actorFirstName ?? '',
+              last_name: row.actorLastName ?? '',
+            }),
+          },
+    // Share links do not exist yet: every access so far was made through an account.
+    via: 'account',
+    action: accessActionOf(row),
+    item_uid: accessedItemOf(row),
+  };
+}
+
+/** Who else has looked at the patient's records, newest first (api-contract §9). */
+export async function listAccessHistory(
+  ctx: AppContext,
+  patient: AuthUser,
+  page: { limit: number; cursor?: string },
+): Promise<AccessHistoryPage> {
+  const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
+  // It names the patient's care team: an account that may not read its own record sees none of it.
+  if (!(await canRead(ctx, patient, 'patient', [patient.id])).has(patient.id)) {
+    return { entries: [], next_cursor: null };
+  }
+  const rows = await accessHistoryOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows.at(-1);
+  return {
+    entries: pageRows.map(toAccessHistoryEntry),
+    next_cursor:
+      rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), String(last.id)]) : null,
+  };
 }
