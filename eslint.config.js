@@ -60,6 +60,43 @@ export default tseslint.config(
     },
   },
   {
+    // A module calls another module's service, never its repository (architecture.md, rule 7);
+    // in particular the access module's queries are reached only through access.policy.ts.
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/*.repository', '../*/*.repository.js', '../../modules/*/*.repository.js'],
+              message: "Call the other module's service; only a module's own files use its repository.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Outside the modules (jobs, CLI, seed, plugins), access decisions still go through the policy.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/modules/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/access/access.repository', '**/access/access.repository.js'],
+              message: 'Access queries are used only by access.policy.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['server/src/cli/**', 'bench/**', 'server/scripts/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },

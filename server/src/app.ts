@@ -12,7 +12,6 @@ import { TtlCache } from './lib/ttl-cache.js';
 import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
-import { ReadAuditor } from './modules/audit/audit.service.js';
 import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
 import Stripe from 'stripe';
@@ -104,7 +103,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     tusDir: path.join(config.storageDir, 'uploads'),
     fileUrlSecret,
     jobs,
-    auditor: new ReadAuditor(database.db, app.log),
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
   };
   app.decorate('ctx', ctx);
@@ -137,7 +135,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
     await running.queue?.stop();
-    await ctx.auditor.close();
     await mailer.drain();
   });
   return app;

@@ -5,7 +5,6 @@ import type { Mailer } from './lib/mailer.js';
 import type { TtlCache } from './lib/ttl-cache.js';
 import type { Hospital } from '@ra/shared';
 import type { JobSender } from './jobs/job-queue.js';
-import type { ReadAuditor } from './modules/audit/audit.service.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
@@ -28,7 +27,6 @@ export interface AppContext {
   /** Signs the expiring URLs of stored files. */
   fileUrlSecret: string;
   jobs: JobSender;
-  auditor: ReadAuditor;
   /** The sandbox, or Stripe when STRIPE_SECRET_KEY is set. */
   payments: PaymentProvider;
 }

@@ -16,6 +16,7 @@ import type { Server } from '@tus/server';
 import type Stripe from 'stripe';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -36,4 +37,5 @@ export function registerRoutes(
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
   ratingsRoutes(app, ctx, requireUser);
+  auditRoutes(app, ctx, requireUser);
 }

@@ -34,7 +34,14 @@ export async function createRosterEntry(
 async function insertAccount(
   db: Db,
   role: 'PATIENT' | 'PHYSICIAN',
-  overrides: { email?: string; firstName?: string; lastName?: string; title?: string } = {},
+  overrides: {
+    email?: string;
+    firstName?: string;
+    lastName?: string;
+    title?: string;
+    /** False for an account whose owner has not yet opened the confirmation link. */
+    emailVerified?: boolean;
+  } = {},
 ) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const user = await identityRepo.insertUser(db, {
@@ -45,8 +52,8 @@ async function insertAccount(
     firstName: overrides.firstName ?? 'Test',
     lastName: overrides.lastName ?? role.charAt(0) + role.slice(1).toLowerCase(),
     dob: '1985-02-03',
-    // Factory accounts stand for people who have confirmed their address.
-    emailVerifiedAt: new Date(),
+    // Factory accounts stand for people who have confirmed their address unless told otherwise.
+    emailVerifiedAt: overrides.emailVerified === false ? null : new Date(),
   });
   return user!;
 }

@@ -1,3 +1,4 @@
+export * from './access-history.js';
 export * from './errors.js';
 export * from './fields.js';
 export * from './health.js';

@@ -14,6 +14,8 @@ export interface AuthUser {
   lastName: string;
   emailVerifiedAt: Date | null;
   totpEnabledAt: Date | null;
+  /** Unverified accounts see no patient data (access.policy.ts). */
+  emailVerified: boolean;
   sessionId: string;
 }
 

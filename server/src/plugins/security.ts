@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 
+/** Public reference lists (no patient data) may be kept briefly by browsers and shared caches. */
+export const PUBLIC_LIST_CACHE = 'public, max-age=60';
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -27,6 +30,11 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') {
       void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    }
+    // API answers carry patient data unless a route says otherwise: no browser or proxy may keep
+    // a copy. Public routes (reference lists, staff pictures) set their own Cache-Control.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      void reply.header('Cache-Control', 'no-store');
     }
   });
 }

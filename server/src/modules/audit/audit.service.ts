@@ -1,6 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Queryable } from '../../db/client.js';
+import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { canRead } from '../access/access.policy.js';
+import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
 
 export type AuditAction = 'read' | 'create' | 'update' | 'download';
 export type AuditRecord = 'patient' | 'image' | 'image-list' | 'note' | 'file' | 'patient-list' | 'profile';
@@ -38,53 +43,80 @@ export async function auditOwnProfileChange(
 }
 
 /**
- * Reads are recorded off the request path: entries are buffered and written in batches, and the
- * buffer is flushed on shutdown so a clean stop loses none.
+ * Writes the audit rows of one request's reads in one INSERT, before the data is sent: a read
+ * that cannot be recorded fails (500) rather than leave no trace, and nothing is buffered in
+ * memory where a crash would lose it.
  */
-export class ReadAuditor {
-  private buffer: AuditEntry[] = [];
-  private flushing: Promise<void> | null = null;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    private readonly db: Db,
-    private readonly log: FastifyBaseLogger,
-    intervalMs = 1000,
-  ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+export async function auditReads(db: Queryable, entries: AuditEntry[]): Promise<void> {
+  if (entries.length > 0) {
+    await db.insert(auditLog).values(entries);
   }
+}
 
-  record(...entries: AuditEntry[]): void {
-    this.buffer.push(...entries);
+/** The contract's action for an audit row (the repository selects only rows that have one). */
+function accessActionOf(row: AccessHistoryRow): AccessAction {
+  if (row.action === 'download') {
+    return 'download';
   }
+  switch (row.recordType) {
+    case 'image':
+      return 'view';
+    case 'profile':
+      return 'profile';
+    default:
+      return 'list';
+  }
+}
 
-  async flush(): Promise<void> {
-    if (this.flushing) {
-      await this.flushing;
-    }
-    if (this.buffer.length === 0) {
-      return;
-    }
-    const batch = this.buffer;
-    this.buffer = [];
-    this.flushing = this.db
-      .insert(auditLog)
-      .values(batch)
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        // Keep them for the next attempt rather than lose the trail.
-        this.buffer.unshift(...batch);
-        this.log.error({ err }, 'audit write failed');
-      })
-      .finally(() => {
-        this.flushing = null;
-      });
-    await this.flushing;
-  }
+/** Files of archive items are stored under their item's uid (images/<uid>.png, thumbnails/<uid>.webp). */
+const ITEM_FILE = /^(?:images|thumbnails)\/([0-9a-f-]{36})\./;
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+function accessedItemOf(row: AccessHistoryRow): string | null {
+  if (row.action === 'download') {
+    return ITEM_FILE.exec(row.recordId)?.[1] ?? null;
   }
+  return row.recordType === 'image' ? row.recordId : null;
+}
+
+function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
+  return {
+    at: row.createdAt.toISOString(),
+    actor:
+      row.actorId === null || row.actorRole === null
+        ? null
+        : {
+            uid: row.actorId,
+            role: row.actorRole,
+            full_name: displayName({
+              title: row.actorTitle ?? '',
+              first_name: row.actorFirstName ?? '',
+              last_name: row.actorLastName ?? '',
+            }),
+          },
+    // Share links do not exist yet: every access so far was made through an account.
+    via: 'account',
+    action: accessActionOf(row),
+    item_uid: accessedItemOf(row),
+  };
+}
+
+/** Who else has looked at the patient's records, newest first (api-contract §9). */
+export async function listAccessHistory(
+  ctx: AppContext,
+  patient: AuthUser,
+  page: { limit: number; cursor?: string },
+): Promise<AccessHistoryPage> {
+  const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
+  // It names the patient's care team: an account that may not read its own record sees none of it.
+  if (!(await canRead(ctx, patient, 'patient', [patient.id])).has(patient.id)) {
+    return { entries: [], next_cursor: null };
+  }
+  const rows = await accessHistoryOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows.at(-1);
+  return {
+    entries: pageRows.map(toAccessHistoryEntry),
+    next_cursor:
+      rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), String(last.id)]) : null,
+  };
 }

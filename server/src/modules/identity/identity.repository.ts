@@ -106,6 +106,13 @@ export async function findLiveSession(db: Queryable, sessionId: string, now: Dat
   return row;
 }
 
+export async function listLiveSessionIds(db: Queryable, userId: string, now: Date) {
+  return db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+}
+
 export async function revokeSession(db: Queryable, sessionId: string, now: Date) {
   return db
     .update(sessions)
@@ -243,6 +250,8 @@ export interface SessionUser {
   totpEnabledAt: Date | null;
   /** Last user activity on the session; the idle timeout counts from here. */
   lastUsedAt: Date;
+  /** Whether the owner has proved the address; the access policy shows unverified accounts no patient data. */
+  emailVerified: boolean;
 }
 
 /** The user behind a live session, in one query: used on every authenticated request. */
@@ -266,5 +275,8 @@ export async function findUserOfLiveSession(
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-  return row;
+  if (!row) {
+    return undefined;
+  }
+  return { ...row, emailVerified: row.emailVerifiedAt !== null };
 }

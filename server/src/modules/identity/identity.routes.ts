@@ -95,6 +95,8 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       const keepSessionId = (await optionalUser(ctx, request))?.sessionId;
       const outcome = await useEmailLink(ctx, request.body.token, { keepSessionId, ip: request.ip });
       identity.forgetSessions(ctx, outcome.revoked);
+      // Sessions carry whether the address is confirmed: the next request must see the change.
+      await identity.forgetUserSessions(ctx, outcome.userId);
       return { success: true as const };
     },
   );

@@ -146,6 +146,11 @@ export function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void
   }
 }
 
+/** After a change to what sessions carry (a confirmed address, two-factor sign-in), reload them. */
+export async function forgetUserSessions(ctx: AppContext, userId: string): Promise<void> {
+  forgetSessions(ctx, await repo.listLiveSessionIds(ctx.db, userId, new Date()));
+}
+
 export async function signOut(ctx: AppContext, cookieSecret: string | undefined): Promise<void> {
   if (cookieSecret) {
     const now = new Date();

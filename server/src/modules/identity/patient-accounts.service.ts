@@ -11,15 +11,6 @@ export interface PatientDetails {
   dob: string;
 }
 
-export function findAccountByEmail(db: Queryable, email: string) {
-  return repo.findUserByEmail(db, email);
-}
-
-/** A patient account with no password: the invitation link is how its owner chooses one. */
-export function createInvitedPatient(db: Queryable, email: string, details: PatientDetails) {
-  return repo.insertUser(db, { email, role: 'PATIENT', ...details });
-}
-
 /** Whether a physician's details describe this account (names case-insensitively, api-contract §1a). */
 export function detailsMatch(account: PatientDetails, details: PatientDetails): boolean {
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

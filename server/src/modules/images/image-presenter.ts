@@ -27,27 +27,38 @@ function toAuthor(note: NoteRow): Author {
   };
 }
 
-/** Turns image rows and their notes into the wire `Image`, with freshly signed file URLs. */
-export function presentImages(ctx: AppContext, rows: ImageRow[], notes: NoteRow[]): Image[] {
+/**
+ * Turns image rows and their notes into the wire `Image`, with file URLs freshly signed for this
+ * viewer, so that each download is audited against them.
+ */
+export function presentImages(
+  ctx: AppContext,
+  viewer: { id: string },
+  rows: ImageRow[],
+  notes: NoteRow[],
+): Image[] {
   const notesByImage = new Map<string, Author[]>();
   for (const note of notes) {
     const list = notesByImage.get(note.imageId) ?? [];
     list.push(toAuthor(note));
     notesByImage.set(note.imageId, list);
   }
-  return rows.map((row) => ({
-    uid: row.id,
-    url: ctx.storage.signedUrl(row.storageKey),
-    thumbnail_url: row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey) : null,
-    content_type: row.contentType,
-    width: row.width,
-    height: row.height,
-    createdAt: row.createdAt.toISOString(),
-    first_name: row.patientFirstName,
-    last_name: row.patientLastName,
-    uploadedBy_title: row.uploaderTitle,
-    uploadedBy_first_name: row.uploaderFirstName,
-    uploadedBy_last_name: row.uploaderLastName,
-    authors: notesByImage.get(row.id) ?? [],
-  }));
+  return rows.map((row) => {
+    const audience = { viewerId: viewer.id, patientId: row.patientId };
+    return {
+      uid: row.id,
+      url: ctx.storage.signedUrl(row.storageKey, audience),
+      thumbnail_url: row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey, audience) : null,
+      content_type: row.contentType,
+      width: row.width,
+      height: row.height,
+      createdAt: row.createdAt.toISOString(),
+      first_name: row.patientFirstName,
+      last_name: row.patientLastName,
+      uploadedBy_title: row.uploaderTitle,
+      uploadedBy_first_name: row.uploaderFirstName,
+      uploadedBy_last_name: row.uploaderLastName,
+      authors: notesByImage.get(row.id) ?? [],
+    };
+  });
 }

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
-import { imageNotes, images, invoices, users } from '../../db/schema/index.js';
+import { imageNotes, images, users } from '../../db/schema/index.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');
@@ -32,29 +32,28 @@ function selectImages(db: Queryable) {
 
 export type ImageRow = Awaited<ReturnType<typeof findImage>> & {};
 
-/** Limits a query to the images a radiologist has been paid for (when `radiologistId` is given). */
-export function paidFor(radiologistId: string | undefined) {
-  return radiologistId
-    ? sql`exists (select 1 from ${invoices} where ${invoices.imageId} = ${images.id} and ${invoices.radiologistId} = ${radiologistId} and ${invoices.status} = 'paid')`
-    : undefined;
-}
-
 export async function findImage(db: Queryable, imageId: string) {
   const [row] = await selectImages(db).where(eq(images.id, imageId));
   return row;
 }
 
+/*
+ * The list queries take `readable`, the access policy's condition on image rows (the images the
+ * caller may see); they never decide it themselves.
+ */
+
 /** A patient's images, newest first; `after` is the previous page's last (createdAt, id). */
 export function listImagesOfPatient(
   db: Queryable,
   patientId: string,
-  page: { limit: number; after?: [string, string]; paidForRadiologist?: string },
+  readable: SQL,
+  page: { limit: number; after?: [string, string] },
 ) {
   const after = page.after
     ? sql`(${images.createdAt}, ${images.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::uuid)`
     : undefined;
   return selectImages(db)
-    .where(and(eq(images.patientId, patientId), after, paidFor(page.paidForRadiologist)))
+    .where(and(eq(images.patientId, patientId), after, readable))
     .orderBy(desc(images.createdAt), desc(images.id))
     .limit(page.limit);
 }
@@ -64,7 +63,7 @@ export function listNewestImagesOfPatients(
   db: Queryable,
   patientIds: string[],
   perPatient: number,
-  paidForRadiologist?: string,
+  readable: SQL,
 ) {
   const ranked = db
     .select({
@@ -74,7 +73,7 @@ export function listNewestImagesOfPatients(
       ),
     })
     .from(images)
-    .where(and(inArray(images.patientId, patientIds), paidFor(paidForRadiologist)))
+    .where(and(inArray(images.patientId, patientIds), readable))
     .as('ranked');
   return selectImages(db)
     .innerJoin(ranked, eq(ranked.id, images.id))
@@ -82,15 +81,11 @@ export function listNewestImagesOfPatients(
     .orderBy(desc(images.createdAt), desc(images.id));
 }
 
-export async function countImagesOfPatients(
-  db: Queryable,
-  patientIds: string[],
-  paidForRadiologist?: string,
-) {
+export async function countImagesOfPatients(db: Queryable, patientIds: string[], readable: SQL) {
   const rows = await db
     .select({ patientId: images.patientId, total: count() })
     .from(images)
-    .where(and(inArray(images.patientId, patientIds), paidFor(paidForRadiologist)))
+    .where(and(inArray(images.patientId, patientIds), readable))
     .groupBy(images.patientId);
   return new Map(rows.map((row) => [row.patientId, row.total]));
 }

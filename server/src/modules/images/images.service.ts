@@ -4,25 +4,28 @@ import { imageViewPath, PATHS, type Image, type ImagePage, type uploadImageBodyS
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
-import { findPhysicianOf } from '../patients/patients.repository.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { auditChange } from '../audit/audit.service.js';
+import {
+  canUploadFor,
+  itemReadFilter,
+  noteAccess,
+  requireListOf,
+  requireRead,
+} from '../access/access.policy.js';
+import { auditChange, auditReads } from '../audit/audit.service.js';
 import { notify } from '../notifications/notifications.service.js';
-import { findUserById } from '../identity/identity.repository.js';
+import { findPhysicianOf } from '../patients/patients.service.js';
 import { extensionOfMime } from '../storage/file-types.js';
 import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
+import { findRadiologist } from '../users/users.service.js';
 
 import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
-import { canReadImage, canUploadFor, imageScopeFor } from './images.policy.js';
-import { invoiceStateFor } from '../payments/invoices.service.js';
 import { presentImages } from './image-presenter.js';
 import * as repo from './images.repository.js';
 
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
-
 /** Rows to wire images, with their notes, in two queries whatever the count. */
-export async function presentImageRows(ctx: AppContext, rows: repo.ImageRow[]): Promise<Image[]> {
+async function presentImageRows(ctx: AppContext, user: AuthUser, rows: repo.ImageRow[]): Promise<Image[]> {
   const notes =
     rows.length > 0
       ? await repo.listNotesOfImages(
@@ -30,7 +33,7 @@ export async function presentImageRows(ctx: AppContext, rows: repo.ImageRow[]): 
           rows.map((row) => row.id),
         )
       : [];
-  return presentImages(ctx, rows, notes);
+  return presentImages(ctx, user, rows, notes);
 }
 
 export async function listImages(
@@ -40,52 +43,78 @@ export async function listImages(
   page: { limit: number; cursor?: string },
   ip: string,
 ): Promise<ImagePage> {
-  const scope = isUuid(patientId) ? await imageScopeFor(ctx, user, patientId) : null;
-  if (!scope) {
-    throw new AppError('NOT_FOUND');
-  }
+  await requireListOf(ctx, user, patientId);
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
-  const rows = await repo.listImagesOfPatient(ctx.db, patientId, {
+  // A radiologist may read the patient but sees only the images they were paid for.
+  const rows = await repo.listImagesOfPatient(ctx.db, patientId, itemReadFilter(user), {
     limit: page.limit + 1,
     after,
-    paidForRadiologist: scope.kind === 'paid' ? scope.radiologistId : undefined,
   });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  ctx.auditor.record({
-    actorId: user.id,
-    patientId,
-    action: 'read',
-    recordType: 'image-list',
-    recordId: patientId,
-    ip,
-  });
+  const images = await presentImageRows(ctx, user, pageRows);
+  await auditReads(ctx.db, [
+    { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
+  ]);
   return {
-    images: await presentImageRows(ctx, pageRows),
+    images,
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
   };
 }
 
 async function findReadableImage(ctx: AppContext, user: AuthUser, imageId: string) {
-  const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
-  if (!row || !(await canReadImage(ctx, user, row))) {
+  await requireRead(ctx, user, 'image', [imageId]);
+  const row = await repo.findImage(ctx.db, imageId);
+  if (!row) {
     throw new AppError('NOT_FOUND');
   }
   return row;
 }
 
+/**
+ * Of each patient's images the caller may see, the `perPatient` newest (as wire images) and the
+ * count, in three queries whatever the number of patients.
+ */
+export async function summarizeImagesOfPatients(
+  ctx: AppContext,
+  user: AuthUser,
+  patientIds: string[],
+  perPatient: number,
+): Promise<{ newest: Map<string, Image[]>; counts: Map<string, number> }> {
+  if (patientIds.length === 0) {
+    return { newest: new Map(), counts: new Map() };
+  }
+  const readable = itemReadFilter(user);
+  const [rows, counts] = await Promise.all([
+    repo.listNewestImagesOfPatients(ctx.db, patientIds, perPatient, readable),
+    repo.countImagesOfPatients(ctx.db, patientIds, readable),
+  ]);
+  const images = await presentImageRows(ctx, user, rows);
+  const newest = new Map<string, Image[]>();
+  rows.forEach((row, index) => {
+    newest.set(row.patientId, [...(newest.get(row.patientId) ?? []), images[index]!]);
+  });
+  return { newest, counts };
+}
+
+/** The signed thumbnail URL of an image the caller may see; null while it is being made. */
+export async function thumbnailUrlOf(
+  ctx: AppContext,
+  user: AuthUser,
+  imageId: string,
+): Promise<string | null> {
+  const row = await findReadableImage(ctx, user, imageId);
+  return row.thumbnailKey
+    ? ctx.storage.signedUrl(row.thumbnailKey, { viewerId: user.id, patientId: row.patientId })
+    : null;
+}
 export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
   const row = await findReadableImage(ctx, user, imageId);
-  ctx.auditor.record({
-    actorId: user.id,
-    patientId: row.patientId,
-    action: 'read',
-    recordType: 'image',
-    recordId: row.id,
-    ip,
-  });
-  const [image] = await presentImageRows(ctx, [row]);
+  const [image] = await presentImageRows(ctx, user, [row]);
+  await auditReads(ctx.db, [
+    { actorId: user.id, patientId: row.patientId, action: 'read', recordType: 'image', recordId: row.id, ip },
+  ]);
   return image!;
 }
 
@@ -95,13 +124,12 @@ export async function uploadImage(
   body: z.output<typeof uploadImageBodySchema>,
   ip: string,
 ): Promise<string> {
-  if (!isUuid(body.patient) || !(await canUploadFor(ctx, user, body.patient))) {
+  if (!(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;
   if (recommendationId) {
-    const radiologist = isUuid(recommendationId) ? await findUserById(ctx.db, recommendationId) : undefined;
-    if (radiologist?.role !== 'RADIOLOGIST') {
+    if (!(await findRadiologist(ctx, recommendationId))) {
       throw new InvalidInput('recommendation', 'The selected radiologist does not exist.');
     }
   }
@@ -180,19 +208,12 @@ export async function updateNote(
   note: string,
   ip: string,
 ): Promise<string> {
-  const row = isUuid(imageId) ? await repo.findImage(ctx.db, imageId) : undefined;
-  if (!row) {
-    throw new AppError('NOT_FOUND');
+  const access = await noteAccess(ctx, user, imageId);
+  if (access === 'unpaid') {
+    throw new RuleViolation(UNPAID);
   }
-  if (user.role === 'RADIOLOGIST') {
-    const state = await invoiceStateFor(ctx, row.id, user.id);
-    if (!state) {
-      throw new AppError('NOT_FOUND');
-    }
-    if (state === 'open') {
-      throw new RuleViolation(UNPAID);
-    }
-  } else if (!(await canUploadFor(ctx, user, row.patientId))) {
+  const row = access === 'allowed' ? await repo.findImage(ctx.db, imageId) : undefined;
+  if (!row) {
     throw new AppError('NOT_FOUND');
   }
   const isRadiologist = user.role === 'RADIOLOGIST';

@@ -26,7 +26,8 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
       const user = currentUser(request);
       // One small read decides whether anything changed since the client's copy.
       const tag = await notifications.notificationsTag(ctx, user.id);
-      void reply.header('ETag', tag).header('Cache-Control', 'private, no-cache');
+      // Messages name patients, so no copy is kept; a client that sends the ETag back still gets 304.
+      void reply.header('ETag', tag).header('Cache-Control', 'no-store');
       if (request.headers['if-none-match'] === tag) {
         // No body at all: a 304 with one would break keep-alive clients.
         return reply.status(304).removeHeader('content-type').send();

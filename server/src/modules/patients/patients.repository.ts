@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, or, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { invoices, patientPhysicians, users } from '../../db/schema/index.js';
+import { patientPhysicians, users } from '../../db/schema/index.js';
 
 export async function findPhysicianOf(db: Queryable, patientId: string) {
   const [row] = await db
@@ -44,37 +44,19 @@ const patientColumns = {
   pictureCropKey: users.pictureCropKey,
 };
 
-/** A physician's patients by last name, first name, id; `after` is the previous page's last key. */
-export function listPatientsOfPhysician(
+/**
+ * Patients by last name, first name, id; `readable` is the access policy's condition on
+ * `users.id` (the patients the caller may see); `after` is the previous page's last key.
+ */
+export function listPatients(
   db: Queryable,
-  physicianId: string,
+  readable: (patientId: typeof users.id) => SQL,
   page: { limit: number; after?: [string, string, string] },
 ) {
   return db
     .select(patientColumns)
-    .from(patientPhysicians)
-    .innerJoin(users, eq(users.id, patientPhysicians.patientId))
-    .where(and(eq(patientPhysicians.physicianId, physicianId), afterKey(page)))
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
-    .limit(page.limit);
-}
-
-/** Patients who have paid this radiologist for at least one image, in the same order. */
-export function listPatientsOfRadiologist(
-  db: Queryable,
-  radiologistId: string,
-  page: { limit: number; after?: [string, string, string] },
-) {
-  const paid = db
-    .selectDistinct({ patientId: invoices.patientId })
-    .from(invoices)
-    .where(and(eq(invoices.radiologistId, radiologistId), eq(invoices.status, 'paid')))
-    .as('paid');
-  return db
-    .select(patientColumns)
-    .from(paid)
-    .innerJoin(users, eq(users.id, paid.patientId))
-    .where(afterKey(page))
+    .from(users)
+    .where(and(eq(users.role, 'PATIENT'), readable(users.id), afterKey(page)))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
     .limit(page.limit);
 }

@@ -9,18 +9,18 @@ import {
 import type { AppContext } from '../../context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
+import type { Queryable } from '../../db/client.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { auditChange } from '../audit/audit.service.js';
+import { patientReadFilter } from '../access/access.policy.js';
+import { auditChange, auditReads } from '../audit/audit.service.js';
+import { createAccount, findAccountByEmail } from '../identity/accounts.service.js';
 import {
-  createInvitedPatient,
   detailsMatch,
-  findAccountByEmail,
   reclaimUnverifiedPatient,
   sendPatientInvitation,
   type PatientDetails,
 } from '../identity/patient-accounts.service.js';
-import { countImagesOfPatients, listNewestImagesOfPatients } from '../images/images.repository.js';
-import { presentImageRows } from '../images/images.service.js';
+import { summarizeImagesOfPatients } from '../images/images.service.js';
 import { notify } from '../notifications/notifications.service.js';
 import { privatePictureUrl } from '../users/profile-picture.js';
 import * as repo from './patients.repository.js';
@@ -103,7 +103,7 @@ async function invitePatient(
   await ctx.db.transaction(async (tx) => {
     const patient = unverifiedAccountId
       ? await reclaimUnverifiedPatient(ctx, tx, unverifiedAccountId, details)
-      : await createInvitedPatient(tx, email, details);
+      : await createAccount(tx, { email, role: 'PATIENT', ...details });
     if (!patient) {
       throw new RuleViolation('This email is already in use.');
     }
@@ -138,6 +138,11 @@ export async function addPatient(
   return invitePatient(ctx, physician, body.email, details, existing?.id, ip);
 }
 
+/** The patient's physician, if they have one (for notifications, not access: see access.policy.ts). */
+export function findPhysicianOf(db: Queryable, patientId: string): Promise<string | undefined> {
+  return repo.findPhysicianOf(db, patientId);
+}
+
 export async function listPatients(
   ctx: AppContext,
   user: AuthUser,
@@ -145,37 +150,35 @@ export async function listPatients(
   ip: string,
 ): Promise<PatientPage> {
   const after = decodeCursor(page.cursor, 3) as [string, string, string] | undefined;
-  // Radiologists see only the patients, and the images, they have been paid for.
-  const paidFor = user.role === 'RADIOLOGIST' ? user.id : undefined;
-  const rows = paidFor
-    ? await repo.listPatientsOfRadiologist(ctx.db, paidFor, { limit: page.limit + 1, after })
-    : await repo.listPatientsOfPhysician(ctx.db, user.id, { limit: page.limit + 1, after });
+  // Physicians see their patients; radiologists only the patients, and images, they were paid for.
+  const rows = await repo.listPatients(ctx.db, (patientId) => patientReadFilter(user, patientId), {
+    limit: page.limit + 1,
+    after,
+  });
   const pageRows = rows.slice(0, page.limit);
-  const ids = pageRows.map((row) => row.id);
-  const [imageRows, counts] =
-    ids.length > 0
-      ? await Promise.all([
-          listNewestImagesOfPatients(ctx.db, ids, IMAGES_PER_PATIENT_CARD, paidFor),
-          countImagesOfPatients(ctx.db, ids, paidFor),
-        ])
-      : [[], new Map<string, number>()];
-  const images = await presentImageRows(ctx, imageRows);
+  const { newest, counts } = await summarizeImagesOfPatients(
+    ctx,
+    user,
+    pageRows.map((row) => row.id),
+    IMAGES_PER_PATIENT_CARD,
+  );
   const patients: Patient[] = pageRows.map((row) => ({
     uid: row.id,
     first_name: row.firstName,
     last_name: row.lastName,
     email: row.email,
     dob: row.dob,
-    profile_image_url: privatePictureUrl(ctx.storage, row),
+    profile_image_url: privatePictureUrl(ctx.storage, row, user.id),
     image_count: counts.get(row.id) ?? 0,
-    images: images.filter((_image, index) => imageRows[index]!.patientId === row.id),
+    images: newest.get(row.id) ?? [],
   }));
-  ctx.auditor.record(
-    ...patients.map((patient) => ({
+  await auditReads(
+    ctx.db,
+    patients.map((patient) => ({
       actorId: user.id,
       patientId: patient.uid,
       action: 'read' as const,
-      recordType: 'patient' as const,
+      recordType: 'patient-list' as const,
       recordId: patient.uid,
       ip,
     })),

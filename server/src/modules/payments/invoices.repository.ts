@@ -107,18 +107,3 @@ export async function findLiveInvoiceFor(db: Queryable, imageId: string, radiolo
     .limit(1);
   return row;
 }
-
-export async function hasPaidInvoiceWithPatient(db: Queryable, radiologistId: string, patientId: string) {
-  const [row] = await db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.radiologistId, radiologistId),
-        eq(invoices.patientId, patientId),
-        eq(invoices.status, 'paid'),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}

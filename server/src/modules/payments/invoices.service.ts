@@ -8,10 +8,11 @@ import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import { centsToDollars } from '../../lib/money.js';
 import type { AuthUser } from '../../plugins/auth.js';
+import { canRead, canRequestOpinion, requireRead } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
-import { findUserById } from '../identity/identity.repository.js';
-import { findImage } from '../images/images.repository.js';
+import { thumbnailUrlOf } from '../images/images.service.js';
 import { notify } from '../notifications/notifications.service.js';
+import { findRadiologist } from '../users/users.service.js';
 import * as repo from './invoices.repository.js';
 
 const UNPAID_INVOICES =
@@ -46,18 +47,18 @@ export async function createInvoice(
   radiologistUid: string,
   imageUid: string,
 ): Promise<Invoice> {
-  const radiologist = isUuid(radiologistUid) ? await findUserById(ctx.db, radiologistUid) : undefined;
-  if (radiologist?.role !== 'RADIOLOGIST') {
+  const radiologist = await findRadiologist(ctx, radiologistUid);
+  if (!radiologist) {
     throw new AppError('NOT_FOUND');
   }
-  const image = isUuid(imageUid) ? await findImage(ctx.db, imageUid) : undefined;
-  if (!image || image.patientId !== patient.id) {
+  // A patient can read only their own images, so a readable image is one of theirs.
+  if (!(await canRequestOpinion(ctx, patient, imageUid))) {
     throw new AppError('NOT_FOUND');
   }
   if (await repo.hasOpenInvoice(ctx.db, patient.id)) {
     throw new RuleViolation(UNPAID_INVOICES);
   }
-  if (await repo.findLiveInvoiceFor(ctx.db, image.id, radiologist.id)) {
+  if (await repo.findLiveInvoiceFor(ctx.db, imageUid, radiologist.id)) {
     throw new RuleViolation(ALREADY_INVOICED);
   }
   const id = crypto.randomUUID();
@@ -67,7 +68,7 @@ export async function createInvoice(
       id,
       patientId: patient.id,
       radiologistId: radiologist.id,
-      imageId: image.id,
+      imageId: imageUid,
       amountCents: radiologist.feeCents,
       provider: ctx.payments.name,
       url: '',
@@ -110,6 +111,10 @@ export async function listInvoices(
   page: { limit: number; cursor?: string },
 ): Promise<{ data: Invoice[]; next_cursor: string | null }> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
+  // Invoices name the patient's images: an account that may not read its own record sees none.
+  if (!(await canRead(ctx, patient, 'patient', [patient.id])).has(patient.id)) {
+    return { data: [], next_cursor: null };
+  }
   const rows = await repo.listInvoicesOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
@@ -121,6 +126,7 @@ export async function listInvoices(
 }
 
 async function findOwnInvoice(ctx: AppContext, patient: AuthUser, id: string): Promise<repo.InvoiceRow> {
+  await requireRead(ctx, patient, 'patient', [patient.id]);
   const row = isUuid(id) ? await repo.findInvoice(ctx.db, id) : undefined;
   if (!row || row.patientId !== patient.id) {
     throw new AppError('NOT_FOUND');
@@ -134,10 +140,9 @@ export async function getInvoiceDetail(
   id: string,
 ): Promise<InvoiceDetail> {
   const row = await findOwnInvoice(ctx, patient, id);
-  const image = await findImage(ctx.db, row.imageId);
   return {
     invoice: toWireInvoice(row),
-    thumbnail_url: image?.thumbnailKey ? ctx.storage.signedUrl(image.thumbnailKey) : null,
+    thumbnail_url: await thumbnailUrlOf(ctx, patient, row.imageId),
     provider: row.provider,
   };
 }
@@ -189,19 +194,4 @@ export async function payWithSandbox(ctx: AppContext, patient: AuthUser, id: str
   }
   await ctx.db.transaction((tx) => markInvoicePaid(ctx, tx, id));
   return toWireInvoice((await repo.findInvoice(ctx.db, id))!);
-}
-
-/** Whether a radiologist has been paid by this patient for any image (access to upload for them). */
-export function isPaidByPatient(ctx: AppContext, radiologistId: string, patientId: string): Promise<boolean> {
-  return repo.hasPaidInvoiceWithPatient(ctx.db, radiologistId, patientId);
-}
-
-/** The state of the radiologist's invoice for an image: 'paid', 'open', or undefined when none. */
-export async function invoiceStateFor(
-  ctx: AppContext,
-  imageId: string,
-  radiologistId: string,
-): Promise<'paid' | 'open' | undefined> {
-  const row = await repo.findLiveInvoiceFor(ctx.db, imageId, radiologistId);
-  return row?.status === 'paid' ? 'paid' : row ? 'open' : undefined;
 }

@@ -1,6 +1,6 @@
 import { and, avg, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { imageNotes, invoices, ratings } from '../../db/schema/index.js';
+import { ratings } from '../../db/schema/index.js';
 
 export async function findRating(db: Queryable, patientId: string, radiologistId: string) {
   const [row] = await db
@@ -18,26 +18,6 @@ export async function upsertRating(db: Queryable, patientId: string, radiologist
       target: [ratings.patientId, ratings.radiologistId],
       set: { rating, updatedAt: new Date() },
     });
-}
-
-/** Whether the radiologist wrote a note on an image the patient paid them to review. */
-export async function hasReviewedPaidImage(db: Queryable, patientId: string, radiologistId: string) {
-  const [row] = await db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .innerJoin(
-      imageNotes,
-      and(eq(imageNotes.imageId, invoices.imageId), eq(imageNotes.authorId, invoices.radiologistId)),
-    )
-    .where(
-      and(
-        eq(invoices.patientId, patientId),
-        eq(invoices.radiologistId, radiologistId),
-        eq(invoices.status, 'paid'),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }
 
 /** Average (rounded to 2 decimals) and count of ratings per radiologist. */

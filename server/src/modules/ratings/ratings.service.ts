@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { PATHS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { findUserById } from '../identity/identity.repository.js';
+import { canRate } from '../access/access.policy.js';
 import { notify } from '../notifications/notifications.service.js';
+import { findRadiologist } from '../users/users.service.js';
 import * as repo from './ratings.repository.js';
 
 /** A patient rates a radiologist who reviewed an image they paid for (api-contract §3). */
@@ -14,16 +14,14 @@ export async function rateRadiologist(
   radiologistUid: string,
   rating: number,
 ): Promise<string> {
-  const radiologist = z.uuid().safeParse(radiologistUid).success
-    ? await findUserById(ctx.db, radiologistUid)
-    : undefined;
-  if (radiologist?.role !== 'RADIOLOGIST') {
+  const radiologist = await findRadiologist(ctx, radiologistUid);
+  if (!radiologist) {
     throw new AppError('NOT_FOUND');
   }
   if (!radiologist.allowRatings) {
     throw new RuleViolation('This radiologist is not accepting ratings.');
   }
-  if (!(await repo.hasReviewedPaidImage(ctx.db, patient.id, radiologist.id))) {
+  if (!(await canRate(ctx, patient, radiologist.id))) {
     throw new RuleViolation('You can only rate a radiologist who has reviewed your images.');
   }
   return ctx.db.transaction(async (tx) => {
@@ -39,4 +37,12 @@ export async function rateRadiologist(
     });
     return previous ? 'Rating updated successfully.' : 'Rating submitted successfully.';
   });
+}
+
+/** Average (rounded to 2 decimals) and count of ratings per radiologist. */
+export function ratingSummaries(
+  ctx: AppContext,
+  radiologistIds: string[],
+): Promise<Map<string, { average: number; count: number }>> {
+  return repo.ratingSummaries(ctx.db, radiologistIds);
 }

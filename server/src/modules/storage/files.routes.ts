@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { FILES_PREFIX, isValidSignature } from './signed-url.js';
+import { auditReads } from '../audit/audit.service.js';
+import { FILES_PREFIX, verifySignedPath, type SignedQuery } from './signed-url.js';
 import { mimeOfKey } from './file-types.js';
 import type { ByteRange } from './storage.js';
 
@@ -35,14 +36,22 @@ function refuse(reply: FastifyReply, status: 403 | 404 | 416, size?: number) {
     .send(status === 403 ? { error: 'This link is invalid or has expired.' } : { error: 'Not found.' });
 }
 
-/** Serves stored files to holders of a valid signed URL only (api-contract §5). */
+/** Pictures are the only stored files that may be served without naming a patient (staff's own). */
+const MAY_BE_ANONYMOUS = /^profiles\//;
+
+/**
+ * Serves stored files to holders of a valid signed URL only (api-contract §5). A patient's file is
+ * audited as a download by the viewer the URL was issued to, durably, before any byte is sent.
+ */
 export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { '*': string }; Querystring: { expires?: string; sig?: string } }>(
+  app.get<{ Params: { '*': string }; Querystring: SignedQuery }>(
     `${FILES_PREFIX}*`,
     async (request, reply) => {
       const key = request.params['*'];
       const path = `${FILES_PREFIX}${key}`;
-      if (!isValidSignature(ctx.fileUrlSecret, path, request.query.expires, request.query.sig)) {
+      const signed = verifySignedPath(ctx.fileUrlSecret, path, request.query);
+      // Archive files are always issued to a named viewer; one without an audience was not made by us.
+      if (!signed || (!signed.audience && !MAY_BE_ANONYMOUS.test(key))) {
         return refuse(reply, 403);
       }
       const stored = await ctx.storage.stat(key);
@@ -53,10 +62,22 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (range === 'invalid') {
         return refuse(reply, 416, stored.size);
       }
-      const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
+      if (signed.audience) {
+        // Fail closed: if the download cannot be recorded, the error handler answers 500 instead.
+        await auditReads(ctx.db, [
+          {
+            actorId: signed.audience.viewerId,
+            patientId: signed.audience.patientId,
+            action: 'download',
+            recordType: 'file',
+            recordId: key,
+            ip: request.ip,
+          },
+        ]);
+      }
       void reply
         .header('Content-Type', mimeOfKey(key))
-        .header('Cache-Control', `private, max-age=${secondsLeft}`)
+        .header('Cache-Control', 'no-store')
         .header('Content-Disposition', `inline; filename="${key.split('/').pop()}"`)
         .header('Accept-Ranges', 'bytes')
         .header('Cross-Origin-Resource-Policy', 'same-origin');

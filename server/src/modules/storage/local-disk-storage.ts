@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
-import { FILES_PREFIX, signPath } from './signed-url.js';
+import { FILES_PREFIX, signPath, type FileAudience } from './signed-url.js';
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
 
@@ -17,9 +17,9 @@ export class LocalDiskStorage implements Storage {
     fs.mkdirSync(root, { recursive: true });
   }
 
-  signedUrl(key: string): string {
+  signedUrl(key: string, audience: FileAudience | null): string {
     this.pathOf(key);
-    return signPath(this.urlSecret, `${FILES_PREFIX}${key}`);
+    return signPath(this.urlSecret, `${FILES_PREFIX}${key}`, Date.now(), audience);
   }
 
   private pathOf(key: string): string {

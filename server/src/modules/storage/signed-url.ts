@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
 
 /** Files are served only through URLs signed with a server secret and valid for a limited time. */
 export const SIGNED_URL_SECONDS = 30 * 60;
@@ -6,28 +7,67 @@ export const SIGNED_URL_SECONDS = 30 * 60;
 /** Where the local-disk storage serves its files. */
 export const FILES_PREFIX = '/api/files/';
 
-function signature(secret: string, path: string, expires: number): string {
-  return crypto.createHmac('sha256', secret).update(`${path}\n${expires}`).digest('base64url');
+/**
+ * Whom a URL to a patient's file was issued to, and whose file it is. Both travel in the URL under
+ * the signature, so the download can be audited against the viewer and cannot be re-labelled.
+ */
+export interface FileAudience {
+  viewerId: string;
+  patientId: string;
 }
 
-export function signPath(secret: string, path: string, now = Date.now()): string {
-  const expires = Math.floor(now / 1000) + SIGNED_URL_SECONDS;
-  return `${path}?expires=${expires}&sig=${signature(secret, path, expires)}`;
+const uuid = z.uuid();
+
+function signature(secret: string, path: string, expires: number, audience: FileAudience | null): string {
+  // A different message shape with an audience, so stripping u/p from a URL breaks its signature.
+  const message = audience
+    ? `audience\n${path}\n${expires}\n${audience.viewerId}\n${audience.patientId}`
+    : `${path}\n${expires}`;
+  return crypto.createHmac('sha256', secret).update(message).digest('base64url');
 }
 
-/** True when `sig` is the signature of `path` until `expires` and that moment has not passed. */
-export function isValidSignature(
+export function signPath(
   secret: string,
   path: string,
-  expires: string | undefined,
-  sig: string | undefined,
   now = Date.now(),
-): boolean {
-  const expiresAt = Number(expires);
-  if (!sig || !Number.isInteger(expiresAt) || expiresAt * 1000 < now) {
-    return false;
+  audience: FileAudience | null = null,
+): string {
+  const expires = Math.floor(now / 1000) + SIGNED_URL_SECONDS;
+  const url = `${path}?expires=${expires}&sig=${signature(secret, path, expires, audience)}`;
+  return audience ? `${url}&u=${audience.viewerId}&p=${audience.patientId}` : url;
+}
+
+export interface SignedQuery {
+  expires?: string;
+  sig?: string;
+  u?: string;
+  p?: string;
+}
+
+/**
+ * Checks that `sig` signs `path`, the expiry and the audience (when the URL carries one) and
+ * that the expiry has not passed. Returns the audience (null for a URL without one), or
+ * undefined when the URL is not valid.
+ */
+export function verifySignedPath(
+  secret: string,
+  path: string,
+  query: SignedQuery,
+  now = Date.now(),
+): { audience: FileAudience | null } | undefined {
+  const expiresAt = Number(query.expires);
+  if (!query.sig || !Number.isInteger(expiresAt) || expiresAt * 1000 < now) {
+    return undefined;
   }
-  const expected = Buffer.from(signature(secret, path, expiresAt));
-  const given = Buffer.from(sig);
-  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  let audience: FileAudience | null = null;
+  if (query.u !== undefined || query.p !== undefined) {
+    if (!uuid.safeParse(query.u).success || !uuid.safeParse(query.p).success) {
+      return undefined;
+    }
+    audience = { viewerId: query.u!, patientId: query.p! };
+  }
+  const expected = Buffer.from(signature(secret, path, expiresAt, audience));
+  const given = Buffer.from(query.sig);
+  const isValid = expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  return isValid ? { audience } : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FileAudience } from './signed-url.js';
 
 export interface StoredObject {
   size: number;
@@ -21,6 +22,10 @@ export interface Storage {
   stat(key: string): Promise<StoredObject | undefined>;
   read(key: string, range?: ByteRange): Promise<Readable>;
   delete(key: string): Promise<void>;
-  /** A URL the browser can load the file from directly, valid for a limited time. */
-  signedUrl(key: string): string;
+  /**
+   * A URL the browser can load the file from directly, valid for a limited time. A patient's file
+   * names its audience (viewer and patient) so that its download is audited; null only for files
+   * that are not patient data, such as a staff member's own picture.
+   */
+  signedUrl(key: string, audience: FileAudience | null): string;
 }

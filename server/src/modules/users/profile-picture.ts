@@ -21,13 +21,26 @@ export function publicPictureUrl(person: PictureColumns): string | null {
   return person.pictureId && person.pictureCropKey ? `${PUBLIC_PICTURES_PATH}${person.pictureId}.webp` : null;
 }
 
-/** A patient's picture is private: a signed, expiring URL, handed only to the patient and their care team. */
-export function privatePictureUrl(storage: Storage, person: PictureColumns): string | null {
-  return person.pictureId && person.pictureCropKey ? storage.signedUrl(person.pictureCropKey) : null;
+/**
+ * A patient's picture is private: a signed, expiring URL, handed only to the patient and their care
+ * team, issued to `viewerId` so that its download is audited.
+ */
+export function privatePictureUrl(
+  storage: Storage,
+  patient: PictureColumns & { id: string },
+  viewerId: string,
+): string | null {
+  return patient.pictureId && patient.pictureCropKey
+    ? storage.signedUrl(patient.pictureCropKey, { viewerId, patientId: patient.id })
+    : null;
 }
 
-export function pictureUrlFor(storage: Storage, person: PictureColumns & { role: string }): string | null {
-  return person.role === 'PATIENT' ? privatePictureUrl(storage, person) : publicPictureUrl(person);
+export function pictureUrlFor(
+  storage: Storage,
+  person: PictureColumns & { id: string; role: string },
+  viewerId: string,
+): string | null {
+  return person.role === 'PATIENT' ? privatePictureUrl(storage, person, viewerId) : publicPictureUrl(person);
 }
 
 export function pictureCropKey(pictureId: string): string {

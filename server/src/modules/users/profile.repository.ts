@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { invoices, patientPhysicians, users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/index.js';
 
 const pictureColumns = {
   pictureId: users.pictureId,
@@ -40,23 +40,13 @@ const staffColumns = {
   pictureCropKey: users.pictureCropKey,
 };
 
-/** The patient's physician first, then the radiologists they have paid, by last and first name. */
-export async function listCareTeam(db: Queryable, patientId: string) {
-  const physician = await db
-    .select(staffColumns)
-    .from(patientPhysicians)
-    .innerJoin(users, eq(users.id, patientPhysicians.physicianId))
-    .where(eq(patientPhysicians.patientId, patientId));
-  const paidRadiologists = db
-    .selectDistinct({ id: invoices.radiologistId })
-    .from(invoices)
-    .where(and(eq(invoices.patientId, patientId), eq(invoices.status, 'paid')));
-  const radiologists = await db
+/** Staff members by last name, first name (the care team the access policy names). */
+export function listStaff(db: Queryable, ids: string[]) {
+  return db
     .select(staffColumns)
     .from(users)
-    .where(inArray(users.id, paidRadiologists))
+    .where(and(inArray(users.id, ids), inArray(users.role, ['PHYSICIAN', 'RADIOLOGIST'])))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
-  return [...physician, ...radiologists];
 }
 
 export interface ProfileChanges {

@@ -9,7 +9,8 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
-import { auditOwnProfileChange } from '../audit/audit.service.js';
+import { careTeamOf } from '../access/access.policy.js';
+import { auditOwnProfileChange, auditReads } from '../audit/audit.service.js';
 import { forgetUploadFiles } from '../uploads/uploads.service.js';
 import {
   deletePictureFiles,
@@ -22,6 +23,17 @@ import * as repo from './profile.repository.js';
 
 type UpdateProfileBody = z.output<typeof updateProfileBodySchema>;
 
+/** The patient's physician first, then the radiologists they have paid, by last and first name. */
+async function listCareTeam(ctx: AppContext, user: AuthUser, patientId: string) {
+  const team = await careTeamOf(ctx, user, patientId);
+  const ids = [...(team.physicianId ? [team.physicianId] : []), ...team.radiologistIds];
+  const members = ids.length > 0 ? await repo.listStaff(ctx.db, ids) : [];
+  return [
+    ...members.filter((member) => member.id === team.physicianId),
+    ...members.filter((member) => member.id !== team.physicianId),
+  ];
+}
+
 /** The caller's own profile; a patient also gets their care team (api-contract §3). */
 export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): Promise<ProfileResponse> {
   const row = await repo.findProfile(ctx.db, user.id);
@@ -29,18 +41,15 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
     throw new AppError('NOT_FOUND');
   }
   const isPatient = row.role === 'PATIENT';
-  const staff = isPatient ? await repo.listCareTeam(ctx.db, row.id) : [];
+  const staff = isPatient ? await listCareTeam(ctx, user, row.id) : [];
   if (isPatient) {
-    ctx.auditor.record({
-      actorId: user.id,
-      patientId: row.id,
-      action: 'read',
-      recordType: 'profile',
-      recordId: row.id,
-      ip,
-    });
+    await auditReads(ctx.db, [
+      { actorId: user.id, patientId: row.id, action: 'read', recordType: 'profile', recordId: row.id, ip },
+    ]);
   }
-  const finishedUrl = pictureUrlFor(ctx.storage, row);
+  const finishedUrl = pictureUrlFor(ctx.storage, row, user.id);
+  // A patient's own picture is patient data (audited when downloaded); a staff member's is not.
+  const ownAudience = isPatient ? { viewerId: user.id, patientId: row.id } : null;
   const isProcessing = row.pictureKey !== null && row.pictureCropKey === null;
   return {
     profile: {
@@ -51,7 +60,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
       email: row.email,
       dob: row.dob,
       // The owner sees a new picture at once; others only once its crop is made.
-      profile_image_url: isProcessing ? ctx.storage.signedUrl(row.pictureKey!) : finishedUrl,
+      profile_image_url: isProcessing ? ctx.storage.signedUrl(row.pictureKey!, ownAudience) : finishedUrl,
       profile_image_processing: isProcessing,
       bio: row.bio,
       expertise: row.expertise,

@@ -172,7 +172,6 @@ describe('GET /api/user/profile', () => {
     ]);
     expect(JSON.stringify(body)).not.toContain('password');
 
-    await t.app.ctx.auditor.flush();
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.patientId, patient.id));
     expect(audit).toContainEqual(
       expect.objectContaining({ actorId: patient.id, action: 'read', recordType: 'profile' }),
@@ -477,7 +476,6 @@ describe('profile pictures', () => {
     expect(card.profile_image_url).toMatch(/^\/api\/files\/profiles\/.+-100\.webp\?/);
     expect((await t.app.inject({ method: 'GET', url: card.profile_image_url })).statusCode).toBe(200);
 
-    await t.app.ctx.auditor.flush();
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.patientId, patient.id));
     expect(audit).toContainEqual(
       expect.objectContaining({ actorId: patient.id, action: 'update', recordType: 'profile' }),

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { RuleViolation } from '../../lib/errors.js';
 import { dollarsToCents } from '../../lib/money.js';
 import { hashPassword } from '../identity/password-hash.js';
-import { findUserByEmail, insertUser } from '../identity/identity.repository.js';
+import { createAccount, findAccountByEmail } from '../identity/accounts.service.js';
 
 export interface NewRadiologist {
   email: string;
@@ -20,10 +20,10 @@ export interface NewRadiologist {
 
 /** Radiologists never sign up publicly; operators and the demo seed create them here. */
 export async function createRadiologist(db: Db, input: NewRadiologist) {
-  if (await findUserByEmail(db, input.email)) {
+  if (await findAccountByEmail(db, input.email)) {
     throw new RuleViolation(`An account with the email ${input.email} already exists.`);
   }
-  const user = await insertUser(db, {
+  const user = await createAccount(db, {
     email: input.email,
     passwordHash: input.password === null ? null : await hashPassword(input.password),
     role: 'RADIOLOGIST',

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 
@@ -20,4 +20,20 @@ export function listRadiologists(db: Queryable) {
     .from(users)
     .where(eq(users.role, 'RADIOLOGIST'))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+export async function findRadiologist(db: Queryable, id: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      title: users.title,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      feeCents: users.feeCents,
+      allowRatings: users.allowRatings,
+    })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.role, 'RADIOLOGIST')));
+  return row;
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { meetRadiologistListSchema, meSchema, radiologistListSchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { PUBLIC_LIST_CACHE } from '../../plugins/security.js';
 import { toMe } from '../identity/identity.service.js';
 import * as users from './users.service.js';
 
@@ -16,12 +17,18 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
   r.get(
     '/api/user/meet-our-radiologists',
     { schema: { response: { 200: meetRadiologistListSchema } } },
-    async () => ({
-      radiologists: await users.listMeetOurRadiologists(ctx),
-    }),
+    async (_request, reply) => {
+      void reply.header('Cache-Control', PUBLIC_LIST_CACHE);
+      return { radiologists: await users.listMeetOurRadiologists(ctx) };
+    },
   );
 
-  r.get('/api/user/radiologists', { schema: { response: { 200: radiologistListSchema } } }, async () => ({
-    radiologists: await users.listRadiologists(ctx),
-  }));
+  r.get(
+    '/api/user/radiologists',
+    { schema: { response: { 200: radiologistListSchema } } },
+    async (_request, reply) => {
+      void reply.header('Cache-Control', PUBLIC_LIST_CACHE);
+      return { radiologists: await users.listRadiologists(ctx) };
+    },
+  );
 }

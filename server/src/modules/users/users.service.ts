@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { meetRadiologistSchema, type MeetRadiologist, type Radiologist } from '@ra/shared';
-import { ratingSummaries } from '../ratings/ratings.repository.js';
+import { ratingSummaries } from '../ratings/ratings.service.js';
 import type { AppContext } from '../../context.js';
 import { centsToDollars } from '../../lib/money.js';
 import { publicPictureUrl } from './profile-picture.js';
@@ -24,7 +25,7 @@ function toMeetRadiologist(row: RadiologistRow): MeetRadiologist {
 export async function listRadiologists(ctx: AppContext): Promise<Radiologist[]> {
   const rows = await repo.listRadiologists(ctx.db);
   const summaries = await ratingSummaries(
-    ctx.db,
+    ctx,
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({
@@ -50,4 +51,9 @@ export async function listMeetOurRadiologists(ctx: AppContext): Promise<MeetRadi
   return ranked
     .slice(0, MEET_OUR_RADIOLOGISTS_LIMIT)
     .map(({ radiologist }) => meetRadiologistSchema.parse(radiologist));
+}
+
+/** The radiologist with this uid; undefined for anyone else and for malformed uids. */
+export async function findRadiologist(ctx: AppContext, uid: string) {
+  return z.uuid().safeParse(uid).success ? repo.findRadiologist(ctx.db, uid) : undefined;
 }

@@ -6,8 +6,9 @@ const KEY = ['notifications'];
 
 /**
  * The signed-in user's notifications: fetched at start and every 20 seconds while the tab is
- * visible, and at once when it becomes visible again. The server answers 304 when nothing
- * changed, which the browser turns into its cached copy.
+ * visible, and at once when it becomes visible again. The answers name patients, so the server
+ * marks them `no-store` and each poll gets the full list (its ETag/304 serves clients that send
+ * `If-None-Match` themselves).
  */
 export function useNotifications(isSignedIn: boolean) {
   return useQuery({

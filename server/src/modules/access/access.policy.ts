@@ -1,0 +1,141 @@
+import type { SQL, SQLWrapper } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import * as repo from './access.repository.js';
+
+/**
+ * Who may see or change what: every such decision of the archive is made here, batched, on top of
+ * the queries of access.repository.ts. Services ask before they read or write; repositories of
+ * other modules receive the list filters below as plain conditions and never decide themselves.
+ *
+ * - 'image'   an archive item (an image today, a DICOM study next: see access.repository.ts)
+ * - 'patient' a patient's record: their item lists and patient card
+ * - 'profile' a patient's profile: their picture and care team (same readers as the record)
+ */
+export type AccessKind = 'image' | 'patient' | 'profile';
+
+/** What access needs of the caller; the session's AuthUser is one. */
+export type Viewer = repo.Viewer;
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+/** Of `ids`, those the user may read, in one query whatever their number. */
+export async function canRead(
+  ctx: AppContext,
+  user: Viewer,
+  kind: AccessKind,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  // Malformed ids name nothing; dropping them here keeps them out of the SQL.
+  const candidates = [...new Set(ids.filter(isUuid))];
+  if (candidates.length === 0) {
+    return new Set();
+  }
+  switch (kind) {
+    case 'image':
+      return repo.readableItemIds(ctx.db, user, candidates);
+    case 'patient':
+    case 'profile':
+      return repo.readablePatientIds(ctx.db, user, candidates);
+  }
+}
+
+/**
+ * Throws NOT_FOUND unless the user may read every one of `ids`: a record the caller may not see
+ * answers exactly like one that does not exist, so ids cannot be probed.
+ */
+export async function requireRead(
+  ctx: AppContext,
+  user: Viewer,
+  kind: AccessKind,
+  ids: readonly string[],
+): Promise<void> {
+  const allowed = await canRead(ctx, user, kind, ids);
+  if (ids.length === 0 || ids.some((id) => !allowed.has(id))) {
+    throw new AppError('NOT_FOUND');
+  }
+}
+
+/**
+ * Throws NOT_FOUND unless the user may ask for this patient's item list: anyone who may read the
+ * patient, and the patient themself even when unverified — who then gets an empty list (an empty
+ * archive, api-contract §1a) from `itemReadFilter`, not an error.
+ */
+export async function requireListOf(ctx: AppContext, user: Viewer, patientId: string): Promise<void> {
+  if (user.role === 'PATIENT' && user.id === patientId) {
+    return;
+  }
+  await requireRead(ctx, user, 'patient', [patientId]);
+}
+
+/** Condition on archive-item rows for list and count queries: the items the user may read. */
+export function itemReadFilter(user: Viewer): SQL {
+  return repo.itemReadableBy(user);
+}
+
+/** Condition on a column of patient ids for list queries: the patients the user may read. */
+export function patientReadFilter(user: Viewer, patientId: SQLWrapper): SQL {
+  return repo.patientReadableBy(user, patientId);
+}
+
+/** Who may add items to a patient's record: their physician, or a radiologist the patient has paid. */
+export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: string): Promise<boolean> {
+  // Patients never add to their own record; staff add exactly where they may read.
+  if (user.role === 'PATIENT') {
+    return false;
+  }
+  return (await canRead(ctx, user, 'patient', [patientId])).has(patientId);
+}
+
+/**
+ * Whether the user may write their note on an item: the patient's physician, or a radiologist
+ * whose invoice for it is paid. 'unpaid' is a radiologist whose invoice is still open (409, not
+ * 404: the radiologist knows of the request). 'none' is answered as NOT_FOUND.
+ */
+export async function noteAccess(
+  ctx: AppContext,
+  user: Viewer,
+  itemId: string,
+): Promise<'allowed' | 'unpaid' | 'none'> {
+  if (user.role === 'PATIENT') {
+    return 'none';
+  }
+  if ((await canRead(ctx, user, 'image', [itemId])).has(itemId)) {
+    return 'allowed';
+  }
+  const isWaitingForPayment =
+    user.role === 'RADIOLOGIST' &&
+    user.emailVerified &&
+    isUuid(itemId) &&
+    (await repo.hasOpenInvoiceFor(ctx.db, user.id, itemId));
+  return isWaitingForPayment ? 'unpaid' : 'none';
+}
+
+/** A patient may ask for a second opinion on their own items only (the only items they can read). */
+export async function canRequestOpinion(ctx: AppContext, user: Viewer, itemId: string): Promise<boolean> {
+  return user.role === 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
+}
+
+/** A patient may rate a radiologist who has written a note on one of their items they were paid for. */
+export async function canRate(ctx: AppContext, user: Viewer, radiologistId: string): Promise<boolean> {
+  if (user.role !== 'PATIENT' || !user.emailVerified) {
+    return false;
+  }
+  return repo.hasReviewedPaidItem(ctx.db, radiologistId, user.id);
+}
+
+/**
+ * The staff who may read a patient's record (their care team), when the user may read the
+ * patient's profile; none otherwise.
+ */
+export async function careTeamOf(
+  ctx: AppContext,
+  user: Viewer,
+  patientId: string,
+): Promise<{ physicianId: string | undefined; radiologistIds: string[] }> {
+  if (!(await canRead(ctx, user, 'profile', [patientId])).has(patientId)) {
+    return { physicianId: undefined, radiologistIds: [] };
+  }
+  return repo.staffWithAccessTo(ctx.db, patientId);
+}

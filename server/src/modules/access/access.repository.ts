@@ -1,0 +1,160 @@
+import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { imageNotes, images, invoices, patientPhysicians, users } from '../../db/schema/index.js';
+
+/**
+ * Every access query of the archive, and nothing else: only access.policy.ts imports this file
+ * (eslint.config.js enforces it).
+ *
+ * Archive items. The rules below are written against `archiveItems` — an item's id and its
+ * patient — and against invoices naming an item, never against "an image" as such. The images
+ * table is the archive-items table today; a DICOM study (api-contract §10, `kind: 'study'`) is
+ * stored as another row of it (with its own study/series tables hanging off the item id), so a
+ * study inherits every rule here by being an archive item: lists, reads, notes, invoices and the
+ * paid-invoice rule apply to it unchanged. Should items ever live in more than one table, this
+ * object (and the invoices' item column) is the one place that changes.
+ */
+const archiveItems = { table: images, id: images.id, patientId: images.patientId };
+
+/** The access-relevant facts of the caller, as the session loaded them. */
+export interface Viewer {
+  id: string;
+  role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST';
+  emailVerified: boolean;
+}
+
+const NOTHING = sql`false`;
+
+/** Only a paid invoice grants access (api-contract §6): an open or void one grants nothing. */
+const isGrantingInvoice = eq(invoices.status, 'paid');
+
+/** The archive items a radiologist has been paid for: the one place the paid-invoice rule is written. */
+function itemsPaidTo(radiologistId: string): SQL {
+  return sql`select ${invoices.imageId} from ${invoices} where ${invoices.radiologistId} = ${radiologistId} and ${isGrantingInvoice}`;
+}
+
+/** The patients a physician is linked to (a patient has at most one physician). */
+function patientsOfPhysician(physicianId: string): SQL {
+  return sql`select ${patientPhysicians.patientId} from ${patientPhysicians} where ${patientPhysicians.physicianId} = ${physicianId}`;
+}
+
+/**
+ * Condition on a column of patient ids: the patients whose records the viewer may read — the
+ * patient themself, their physician, and a radiologist who may read at least one of their items.
+ */
+export function patientReadableBy(viewer: Viewer, patientId: SQLWrapper): SQL {
+  // An address nobody has proved could be anyone's: such accounts see no patient data at all.
+  if (!viewer.emailVerified) {
+    return NOTHING;
+  }
+  switch (viewer.role) {
+    case 'PATIENT':
+      return sql`${patientId} = ${viewer.id}`;
+    case 'PHYSICIAN':
+      return sql`${patientId} in (${patientsOfPhysician(viewer.id)})`;
+    case 'RADIOLOGIST':
+      return sql`${patientId} in (select ${archiveItems.patientId} from ${archiveItems.table} where ${archiveItems.id} in (${itemsPaidTo(viewer.id)}))`;
+  }
+}
+
+/** Condition on archive-item rows: the items the viewer may read. */
+export function itemReadableBy(viewer: Viewer): SQL {
+  if (!viewer.emailVerified) {
+    return NOTHING;
+  }
+  switch (viewer.role) {
+    // The patient and their physician see the whole record.
+    case 'PATIENT':
+    case 'PHYSICIAN':
+      return patientReadableBy(viewer, archiveItems.patientId);
+    // A radiologist sees exactly the items they were paid for, not the rest of the record.
+    case 'RADIOLOGIST':
+      return sql`${archiveItems.id} in (${itemsPaidTo(viewer.id)})`;
+  }
+}
+
+/** Of `itemIds` (valid UUIDs), those the viewer may read. */
+export async function readableItemIds(
+  db: Queryable,
+  viewer: Viewer,
+  itemIds: string[],
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: archiveItems.id })
+    .from(archiveItems.table)
+    .where(and(inArray(archiveItems.id, itemIds), itemReadableBy(viewer)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Of `patientIds` (valid UUIDs), the patient accounts whose records the viewer may read. */
+export async function readablePatientIds(
+  db: Queryable,
+  viewer: Viewer,
+  patientIds: string[],
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(inArray(users.id, patientIds), eq(users.role, 'PATIENT'), patientReadableBy(viewer, users.id)),
+    );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Whether the radiologist has an open (unpaid) invoice for the item: the "wait for payment" case of a note. */
+export async function hasOpenInvoiceFor(
+  db: Queryable,
+  radiologistId: string,
+  itemId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.imageId, itemId),
+        eq(invoices.radiologistId, radiologistId),
+        eq(invoices.status, 'open'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The people who may read a patient's record besides the patient: their physician and paid radiologists. */
+export async function staffWithAccessTo(
+  db: Queryable,
+  patientId: string,
+): Promise<{ physicianId: string | undefined; radiologistIds: string[] }> {
+  const [physician] = await db
+    .select({ id: patientPhysicians.physicianId })
+    .from(patientPhysicians)
+    .where(eq(patientPhysicians.patientId, patientId));
+  const radiologists = await db
+    .selectDistinct({ id: invoices.radiologistId })
+    .from(invoices)
+    .innerJoin(archiveItems.table, eq(archiveItems.id, invoices.imageId))
+    .where(and(eq(archiveItems.patientId, patientId), isGrantingInvoice));
+  return { physicianId: physician?.id, radiologistIds: radiologists.map((row) => row.id) };
+}
+
+/** Whether the radiologist has written a note on an item of this patient that they were paid to review. */
+export async function hasReviewedPaidItem(
+  db: Queryable,
+  radiologistId: string,
+  patientId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: imageNotes.id })
+    .from(imageNotes)
+    .innerJoin(archiveItems.table, eq(archiveItems.id, imageNotes.imageId))
+    .where(
+      and(
+        eq(imageNotes.authorId, radiologistId),
+        eq(archiveItems.patientId, patientId),
+        sql`${archiveItems.id} in (${itemsPaidTo(radiologistId)})`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,60 @@
+import { and, desc, eq, or, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.js';
+import { auditLog, users } from '../../db/schema/index.js';
+
+/*
+ * Queries of the access history (api-contract §9). Function names start with `accessHistory` so
+ * that other audit queries (the operator CLI's) can live beside them.
+ */
+
+/** The audit rows that are accesses to a record: reads and downloads, not changes. */
+const isAccess = or(
+  and(
+    eq(auditLog.action, 'read'),
+    sql`${auditLog.recordType} in ('image-list', 'patient-list', 'patient', 'image', 'profile')`,
+  ),
+  and(eq(auditLog.action, 'download'), eq(auditLog.recordType, 'file')),
+);
+
+/**
+ * Accesses to a patient's records by anyone but the patient, newest first, keyset-paged on
+ * (created_at, id) over the audit_log(patient_id, created_at) index; `after` is the previous
+ * page's last (createdAt, id).
+ */
+export function accessHistoryOfPatient(
+  db: Queryable,
+  patientId: string,
+  page: { limit: number; after?: [string, string] },
+) {
+  const after = page.after
+    ? sql`(${auditLog.createdAt}, ${auditLog.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::bigint)`
+    : undefined;
+  return db
+    .select({
+      id: auditLog.id,
+      createdAt: auditLog.createdAt,
+      action: auditLog.action,
+      recordType: auditLog.recordType,
+      recordId: auditLog.recordId,
+      actorId: users.id,
+      actorRole: users.role,
+      actorTitle: users.title,
+      actorFirstName: users.firstName,
+      actorLastName: users.lastName,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .where(
+      and(
+        eq(auditLog.patientId, patientId),
+        // The patient's own reads are not news to them.
+        sql`${auditLog.actorId} is distinct from ${patientId}`,
+        isAccess,
+        after,
+      ),
+    )
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(page.limit);
+}
+
+export type AccessHistoryRow = Awaited<ReturnType<typeof accessHistoryOfPatient>>[number];

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accessHistoryPageSchema, pageQuerySchema } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { listAccessHistory } from './audit.service.js';
+
+export function auditRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/user/access-history',
+    {
+      schema: { querystring: pageQuerySchema, response: { 200: accessHistoryPageSchema } },
+      preHandler: requireUser('PATIENT'),
+    },
+    (request) => listAccessHistory(ctx, currentUser(request), request.query),
+  );
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ROLES } from './roles.js';
+
+/** How the record was reached: a signed-in account, or a share link (api-contract §9). */
+export const ACCESS_VIAS = ['account', 'share_link'] as const;
+export const ACCESS_ACTIONS = ['list', 'view', 'download', 'profile', 'share_open'] as const;
+export type AccessAction = (typeof ACCESS_ACTIONS)[number];
+
+/** One access to the patient's records by someone else; `actor` is null when nobody signed in did it. */
+export const accessHistoryEntrySchema = z.object({
+  at: z.string(),
+  actor: z
+    .object({
+      uid: z.uuid(),
+      role: z.enum(ROLES),
+      /** "<title> <first> <last>" */
+      full_name: z.string(),
+    })
+    .nullable(),
+  via: z.enum(ACCESS_VIAS),
+  action: z.enum(ACCESS_ACTIONS),
+  item_uid: z.string().nullable(),
+});
+export type AccessHistoryEntry = z.infer<typeof accessHistoryEntrySchema>;
+
+/** `GET /api/user/access-history`: paged, newest first. */
+export const accessHistoryPageSchema = z.object({
+  entries: z.array(accessHistoryEntrySchema),
+  next_cursor: z.string().nullable(),
+});
+export type AccessHistoryPage = z.infer<typeof accessHistoryPageSchema>;
