@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
@@ -58,7 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
   });

@@ -70,7 +70,7 @@ export function createTusServer(ctx: AppContext, tusDir: string): { server: Serv
     path: UPLOADS_PATH,
     datastore: store,
     relativeLocation: true,
-    respectForwardedHeaders: ctx.config.trustProxy,
+    respectForwardedHeaders: ctx.config.trustProxy !== 0,
     maxSize: UPLOAD_LIMITS.image,
     // Random ids: an upload URL cannot be guessed, and only its owner may use it anyway.
     namingFunction: () => crypto.randomUUID(),
