@@ -25,6 +25,7 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { SigningKeys } from './modules/identity/signing-keys.js';
 import { registerRoutes } from './routes.js';
+import { findExposedDemoAccounts } from './seed/demo-exposure.js';
 
 /** Within the contract's 30 seconds for a revocation to reach every instance. */
 const SESSION_CACHE_MS = 10_000;
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobs,
     auditor: new ReadAuditor(database.db, app.log),
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
+    refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
   };
   app.decorate('ctx', ctx);
   const tus = createTusServer(ctx, ctx.tusDir);

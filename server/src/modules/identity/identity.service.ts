@@ -16,6 +16,7 @@ import { InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import { randomSecret, sha256 } from '../../lib/secrets.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
+import { isDemoSignInRefused } from '../../seed/demo-exposure.js';
 
 export const SESSION_DAYS = 30;
 const RESET_LINK_MINUTES = 60;
@@ -106,7 +107,7 @@ export async function signIn(
 ): Promise<IssuedSession> {
   const user = await repo.findUserByEmail(ctx.db, body.email);
   const isValid = await verifyPassword(user?.passwordHash ?? null, body.password);
-  if (!user || !isValid) {
+  if (!user || !isValid || isDemoSignInRefused(ctx.refusedDemoSignIns, user)) {
     throw new Refusal(401, 'The email or password is incorrect');
   }
   // The portal is checked only after the password, so it reveals nothing to a stranger.
