@@ -53,7 +53,7 @@ export async function changeEmail(
     first_name: account.firstName,
     last_name: account.lastName,
   });
-  ctx.mailer.enqueue({
+  await ctx.mailer.enqueue({
     to: account.email,
     subject: 'Your Radiology Archive email address was changed',
     text: [

@@ -182,7 +182,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
     return;
   }
   const link = await createPasswordLink(ctx, user.id, 'reset');
-  ctx.mailer.enqueue({
+  await ctx.mailer.enqueue({
     to: user.email,
     subject: 'Reset your Radiology Archive password',
     text: [

@@ -106,7 +106,7 @@ async function inviteNewPatient(
     first_name: physician.firstName,
     last_name: physician.lastName,
   });
-  ctx.mailer.enqueue({
+  await ctx.mailer.enqueue({
     to: patient.email,
     subject: `${doctor} invited you to Radiology Archive`,
     text: [
