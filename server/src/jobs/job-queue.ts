@@ -6,11 +6,6 @@ import type { Database, Queryable } from '../db/client.js';
  * Background jobs queued in the database with pg-boss, on PostgreSQL or on the embedded PGlite
  * (through pg-boss's `db` adapter). Every instance works the queues; handlers are idempotent.
  */
-export interface JobSendOptions extends Omit<PgBoss.SendOptions, 'db'> {
-  /** The open transaction of the change that causes the job: the job exists only if it commits. */
-  tx?: Queryable;
-}
-
 export interface JobSender {
   /** Queues a job; throws when the queue cannot store it (inside `tx`, that rolls the change back). */
   send(name: string, data: object, options?: JobSendOptions): Promise<void>;
@@ -19,6 +14,11 @@ export interface JobSender {
    * the request succeeded, so a queue failure is logged and left to the sweep jobs to repair.
    */
   sendAfterCommit(name: string, data: object, options?: JobSendOptions): Promise<void>;
+}
+
+export interface JobSendOptions extends Omit<PgBoss.SendOptions, 'db'> {
+  /** The open transaction of the change that causes the job: the job exists only if it commits. */
+  tx?: Queryable;
 }
 
 export interface JobQueue {
