@@ -6,12 +6,14 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
-import { createMailer, type Mailer } from './lib/mailer.js';
+import { createMailer, createMailTransport } from './lib/mailer.js';
 import './lib/sharp-setup.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
+import { SEND_EMAIL_JOB } from './jobs/send-email.job.js';
 import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
 import Stripe from 'stripe';
@@ -26,6 +28,7 @@ import { registerSecurityHeaders } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { SigningKeys } from './modules/identity/signing-keys.js';
 import { registerRoutes } from './routes.js';
+import { findExposedDemoAccounts } from './seed/demo-exposure.js';
 
 /** Within the contract's 30 seconds for a revocation to reach every instance. */
 const SESSION_CACHE_MS = 10_000;
@@ -38,6 +41,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How often idle job workers look for work. */
   jobPollingSeconds?: number;
+  /** False: queue jobs but work none (tests stand for an instance that stops before its workers run). */
+  isWorkingJobs?: boolean;
 }
 
 /** Never log credentials or query strings (reset links carry tokens there). */
@@ -61,7 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
     frameworkErrors,
@@ -70,7 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const mailer: Mailer = createMailer({
+  const mailTransport = createMailTransport({
     smtpUrl: config.smtpUrl,
     outboxDir: path.join(config.dataDir, 'outbox'),
     from: config.mailFrom,
@@ -83,14 +88,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const storage = new LocalDiskStorage(config.storageDir, fileUrlSecret);
   // Services get a sender before the queue starts (the queue's jobs need the services' context).
   const running: { queue?: JobQueue } = {};
+  const queue = (): JobQueue => {
+    if (!running.queue) {
+      throw new Error('the job queue is not running');
+    }
+    return running.queue;
+  };
   const jobs: JobSender = {
-    send: async (name, data, sendOptions) => {
-      if (!running.queue) {
-        throw new Error('the job queue is not running');
+    send: (name, data, sendOptions) => queue().send(name, data, sendOptions),
+    sendAfterCommit: async (name, data, sendOptions) => {
+      try {
+        await jobs.send(name, data, sendOptions);
+      } catch (err) {
+        app.log.error({ err, job: name }, 'job not queued after its data was stored; a sweep will redo it');
       }
-      await running.queue.send(name, data, sendOptions);
     },
   };
+  const mailer = createMailer(
+    {
+      // The message id is the job id, so storing a message twice stores one job.
+      store: (mail, tx) => jobs.send(SEND_EMAIL_JOB, mail, { id: mail.id, tx }),
+      countUndelivered: () => queue().countUnfinished(SEND_EMAIL_JOB),
+      wake: () => queue().wake(SEND_EMAIL_JOB),
+    },
+    app.log,
+  );
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -104,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fileUrlSecret,
     jobs,
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
+    refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
   };
   app.decorate('ctx', ctx);
   const tus = createTusServer(ctx, ctx.tusDir);
@@ -114,11 +137,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       storage,
       tusStore: tus.store,
       jobs,
+      mailTransport,
       maxImagePixels: config.uploads.maxImagePixels,
     }),
     app.log,
     {
       pollingIntervalSeconds: options.jobPollingSeconds,
+      isWorking: options.isWorkingJobs,
     },
   );
 
@@ -134,8 +159,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
+    // Queued emails stay in the database for the next instance; nothing to drain here.
+    mailer.close();
     await running.queue?.stop();
-    await mailer.drain();
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
 /**
  * Every environment variable the server reads, parsed and documented in one place.
@@ -23,11 +24,27 @@ const envSchema = z.object({
   /** SMTP connection string (smtp://user:pass@host:587); without it emails are written to DATA_DIR/outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Radiology Archive <no-reply@radiology-archive.local>'),
-  /** Set to 1 to (re)create the demo hospitals, radiologists and accounts at start. */
+  /**
+   * 1: create whatever of the demo world is missing at every start (never touching existing accounts);
+   * 0: never. Unset: only an empty embedded database of a server listening on loopback is seeded.
+   */
   SEED_DEMO: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Set to 1 when behind a reverse proxy, so client IPs and https are taken from X-Forwarded-* headers. */
-  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /**
+   * Which X-Forwarded-* headers to believe (client IP, https): `0` none; a hop count (`1` = one proxy
+   * in front); or a comma-separated list of proxy IPs/CIDRs (`10.0.0.0/8,127.0.0.1`).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .transform((value, context) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (err) {
+        context.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Days before the access-token signing key is replaced by a new one. */
   JWT_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Set to 1 to make two-factor sign-in compulsory for physicians and radiologists. */
@@ -75,7 +92,8 @@ export interface Config {
   mailFrom: string;
   seedDemo: boolean | undefined;
   logLevel: string;
-  trustProxy: boolean;
+  /** 0 = trust no proxy; a number = that many hops; a list = proxies at those addresses. */
+  trustProxy: TrustProxy;
   keyRotationDays: number;
   sessionIdleMinutes: number;
   requireStaffMfa: boolean;
@@ -89,6 +107,19 @@ export interface Config {
     maxPendingBytes: number;
     createPerMinute: number;
   };
+}
+
+function stripeConfig(secretKey: string | undefined, webhookSecret: string | undefined): Config['stripe'] {
+  if (!secretKey) {
+    return undefined;
+  }
+  // Without the signing secret every webhook would be checked against an empty key: refuse to start.
+  if (!webhookSecret) {
+    throw new Error(
+      'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set',
+    );
+  }
+  return { secretKey, webhookSecret };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -115,14 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     seedDemo: e.SEED_DEMO === undefined ? undefined : e.SEED_DEMO === '1',
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY === '1',
+    trustProxy: e.TRUST_PROXY,
     keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     requireStaffMfa: e.REQUIRE_STAFF_MFA === '1',
     rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
-    stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
-      : undefined,
+    stripe: stripeConfig(e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET),
     uploads: {
       maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),
       maxImageMegapixels: e.MAX_IMAGE_MEGAPIXELS,

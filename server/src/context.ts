@@ -7,6 +7,7 @@ import type { Hospital } from '@ra/shared';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
+import type { RefusedDemoSignIns } from './seed/demo-exposure.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
 
@@ -29,6 +30,8 @@ export interface AppContext {
   jobs: JobSender;
   /** The sandbox, or Stripe when STRIPE_SECRET_KEY is set. */
   payments: PaymentProvider;
+  /** Demo accounts whose published password may not sign in here (the server listens beyond loopback). */
+  refusedDemoSignIns: RefusedDemoSignIns;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { DEMO_ACCOUNTS_WITH_PASSWORD, DEMO_PASSWORD } from './seed/demo-data.js';
+import { isLoopbackHost, shouldSeedDemo } from './seed/demo-exposure.js';
 import { isDatabaseEmpty, seedDemo } from './seed/seed-demo.js';
 
 const KEY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
@@ -17,14 +18,19 @@ async function main(): Promise<void> {
   });
   await database.migrate();
 
-  // Demo data: on the first start of an empty embedded database, or whenever SEED_DEMO=1.
-  const shouldSeed = config.seedDemo ?? (database.kind === 'pglite' && (await isDatabaseEmpty(database.db)));
+  // Demo data: on the first start of an empty embedded database listening on loopback, or with SEED_DEMO=1.
+  const shouldSeed = shouldSeedDemo({
+    seedDemo: config.seedDemo,
+    host: config.host,
+    isEmbeddedDatabaseEmpty: database.kind === 'pglite' && (await isDatabaseEmpty(database.db)),
+  });
   if (shouldSeed) {
     await seedDemo(database.db);
   }
 
   const app = await buildApp({ config, database });
-  if (shouldSeed) {
+  // Off loopback, buildApp has already logged why the demo accounts cannot sign in.
+  if (shouldSeed && isLoopbackHost(config.host)) {
     app.log.info(
       { accounts: DEMO_ACCOUNTS_WITH_PASSWORD, password: DEMO_PASSWORD },
       `demo data ready: sign in as ${DEMO_ACCOUNTS_WITH_PASSWORD.join(', ')} with the password "${DEMO_PASSWORD}"`,

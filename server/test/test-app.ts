@@ -22,7 +22,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { jobPollingSeconds?: number } = {},
+  options: { jobPollingSeconds?: number; isWorkingJobs?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
   const config = loadConfig({
@@ -40,6 +40,7 @@ export async function createTestApp(
     database,
     logger: false,
     jobPollingSeconds: options.jobPollingSeconds,
+    isWorkingJobs: options.isWorkingJobs,
   });
   await app.ready();
   return {

@@ -2,8 +2,11 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { dobField, emailField, LIMITS, nameField, newPasswordField, titleField } from '@ra/shared';
 import type { Db } from '../db/client.js';
+import { findPatientForAuditTrail, listPatientAuditTrail } from '../modules/audit/audit.repository.js';
 import { addHospital, addRosterPhysician, listHospitals } from '../modules/hospitals/hospitals.service.js';
 import { createRadiologist } from '../modules/users/radiologist-accounts.service.js';
+import { formatAuditTrailLine } from './audit-trail-format.js';
+import { promptHidden, readFirstLine, type CommandIo } from './password-input.js';
 
 /** A mistake in how the command was called; the message says how to call it right. */
 export class UsageError extends Error {}
@@ -24,7 +27,9 @@ const schemas = {
   }),
   'add-radiologist': z.object({
     email: emailField('--email must be a valid email address'),
-    password: newPasswordField,
+    // Checked against the password rules once read (from --password, stdin or the prompt).
+    password: z.string().optional(),
+    'password-stdin': z.boolean().optional(),
     title: titleField.optional().default('Dr.'),
     first: nameField('--first'),
     last: nameField('--last'),
@@ -38,7 +43,25 @@ const schemas = {
       .max(100_000)
       .refine((fee) => Number.isInteger(fee * 100), { error: '--fee has at most 2 decimals' }),
   }),
+  audit: z.object({
+    patient: emailField('--patient must be a valid email address'),
+    since: z
+      .string()
+      .trim()
+      .refine(isCalendarDate, { error: '--since must be a date written YYYY-MM-DD' })
+      .optional(),
+  }),
 } as const;
+
+/** Options that take no value. */
+const FLAGS = new Set(['password-stdin']);
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+  );
+}
 
 export const COMMANDS = ['list-hospitals', ...Object.keys(schemas)] as const;
 
@@ -48,8 +71,15 @@ Commands:
   list-hospitals
   add-hospital --name <name>
   add-roster-physician --hospital <name> --first <first name> --last <last name> --dob YYYY-MM-DD
-  add-radiologist --email <email> --password <password> [--title Dr.] --first <first> --last <last>
-                  --expertise <text> [--bio <text>] --years <n> --fee <dollars> [--dob YYYY-MM-DD]`;
+  add-radiologist --email <email> [--password-stdin] [--title Dr.] --first <first> --last <last>
+                  --expertise <text> [--bio <text>] --years <n> --fee <dollars> [--dob YYYY-MM-DD]
+      The password is read from the first line of standard input with --password-stdin, else asked
+      for without echo on a terminal. (--password <password> still works, but other users of the
+      machine can see it.)
+  audit --patient <email> [--since YYYY-MM-DD]
+      Who accessed that patient's records, oldest first, one line per access, tab-separated:
+      time (ISO 8601, UTC), actor (name, role and email; "—" when unknown), action, record type,
+      record id, IP.`;
 
 function parseOptions<K extends keyof typeof schemas>(command: K, args: string[]) {
   const optionNames = Object.keys(schemas[command].shape);
@@ -57,7 +87,12 @@ function parseOptions<K extends keyof typeof schemas>(command: K, args: string[]
   try {
     values = parseArgs({
       args,
-      options: Object.fromEntries(optionNames.map((name) => [name, { type: 'string' as const }])),
+      options: Object.fromEntries(
+        optionNames.map((name) => [
+          name,
+          { type: FLAGS.has(name) ? ('boolean' as const) : ('string' as const) },
+        ]),
+      ),
       strict: true,
       allowPositionals: false,
     }).values;
@@ -71,8 +106,48 @@ function parseOptions<K extends keyof typeof schemas>(command: K, args: string[]
   return parsed.data as z.output<(typeof schemas)[K]>;
 }
 
+const PASSWORD_VISIBLE =
+  'warning: --password is visible to other users of this machine; use --password-stdin';
+
+/** The new radiologist's password: from --password, standard input or a prompt without echo. */
+async function radiologistPassword(
+  options: { password?: string; 'password-stdin'?: boolean },
+  io: CommandIo,
+): Promise<string> {
+  let password: string | undefined;
+  if (options.password !== undefined && options['password-stdin']) {
+    throw new UsageError('Give the password with --password-stdin or --password, not both.');
+  } else if (options.password !== undefined) {
+    io.stderr.write(`${PASSWORD_VISIBLE}\n`);
+    password = options.password;
+  } else if (options['password-stdin']) {
+    password = await readFirstLine(io.stdin);
+  } else if (io.stdin.isTTY) {
+    password = await promptHidden(io, 'Password: ');
+    if (password === undefined) {
+      throw new UsageError('No password was given.');
+    }
+    if ((await promptHidden(io, 'Repeat the password: ')) !== password) {
+      throw new UsageError('The passwords do not match.');
+    }
+  } else {
+    throw new UsageError(
+      'Pipe the password into --password-stdin, or run the command on a terminal to type it.',
+    );
+  }
+  const parsed = newPasswordField.safeParse(password);
+  if (!parsed.success) {
+    throw new UsageError(parsed.error.issues.map((issue) => issue.message).join('\n'));
+  }
+  return parsed.data;
+}
+
 /** Runs one admin command and returns the lines to print. Never prints a password. */
-export async function runAdminCommand(db: Db, argv: string[]): Promise<string[]> {
+export async function runAdminCommand(
+  db: Db,
+  argv: string[],
+  io: CommandIo = { stdin: process.stdin, stderr: process.stderr },
+): Promise<string[]> {
   const [command, ...args] = argv;
   switch (command) {
     case 'list-hospitals': {
@@ -98,9 +173,10 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<string[]>
     }
     case 'add-radiologist': {
       const options = parseOptions(command, args);
+      const password = await radiologistPassword(options, io);
       const user = await createRadiologist(db, {
         email: options.email,
-        password: options.password,
+        password,
         title: options.title,
         firstName: options.first,
         lastName: options.last,
@@ -113,6 +189,19 @@ export async function runAdminCommand(db: Db, argv: string[]): Promise<string[]>
       return [
         `Added radiologist ${[options.title, options.first, options.last].filter(Boolean).join(' ')} <${user.email}> (${user.id}).`,
       ];
+    }
+    case 'audit': {
+      const options = parseOptions(command, args);
+      const patient = await findPatientForAuditTrail(db, options.patient);
+      if (!patient) {
+        throw new UsageError(`No patient account has the email ${options.patient}.`);
+      }
+      const since = options.since ? new Date(`${options.since}T00:00:00.000Z`) : undefined;
+      const rows = await listPatientAuditTrail(db, patient.id, since);
+      const period = options.since ? ` since ${options.since}` : '';
+      return rows.length === 0
+        ? [`No access to the records of ${patient.email} is recorded${period}.`]
+        : rows.map(formatAuditTrailLine);
     }
     default:
       throw new UsageError(command ? `Unknown command "${command}".\n\n${USAGE}` : USAGE);

@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { signIn } from '../../test/factories.js';
+import { signIn, uniqueEmail } from '../../test/factories.js';
 import { lockFile } from '../lib/data-dir-lock.js';
 import { runAdminCommand, UsageError } from './admin-commands.js';
 import { RuleViolation } from '../lib/errors.js';
@@ -16,7 +17,37 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const run = (...argv: string[]) => runAdminCommand(t.database.db, argv);
+/** What a command wrote to stderr (prompts, warnings). */
+let stderr = '';
+function captureStderr(onWrite: (text: string) => void = () => undefined): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      stderr += chunk.toString();
+      onWrite(chunk.toString());
+      done();
+    },
+  });
+}
+
+const run = (...argv: string[]) => {
+  stderr = '';
+  return runAdminCommand(t.database.db, argv, { stdin: Readable.from([]), stderr: captureStderr() });
+};
+
+const radiologistOptions = (email: string) => [
+  '--email',
+  email,
+  '--first',
+  'Pia',
+  '--last',
+  'Stdin',
+  '--expertise',
+  'Diagnostic',
+  '--years',
+  '3',
+  '--fee',
+  '120',
+];
 
 describe('admin commands', () => {
   it('adds and lists hospitals, refusing duplicates', async () => {
@@ -110,6 +141,9 @@ describe('admin commands', () => {
     );
     expect(lines.join('\n')).not.toContain('radiologist-secret');
     expect(lines[0]).toMatch(/^Added radiologist Dr\. Rita Ng <rad@example\.test>/);
+    expect(stderr).toBe(
+      'warning: --password is visible to other users of this machine; use --password-stdin\n',
+    );
     const session = await signIn(t.app, 'rad@example.test', 'radiologist-secret');
     expect(session.auth.user.role).toBe('Radiologist');
     const list = await t.app.inject({ method: 'GET', url: '/api/user/radiologists' });
@@ -193,6 +227,79 @@ describe('admin commands', () => {
   });
 });
 
+describe('add-radiologist passwords', () => {
+  it('reads the first line of standard input with --password-stdin, without its line ending', async () => {
+    for (const [input, password] of [
+      ['from-stdin-secret\nsecond line is ignored\n', 'from-stdin-secret'],
+      ['windows line end\r\n', 'windows line end'],
+      ['no line end at all', 'no line end at all'],
+    ] as const) {
+      const email = uniqueEmail('stdin');
+      stderr = '';
+      const lines = await runAdminCommand(
+        t.database.db,
+        ['add-radiologist', ...radiologistOptions(email), '--password-stdin'],
+        { stdin: Readable.from([Buffer.from(input)]), stderr: captureStderr() },
+      );
+      expect(lines[0]).toContain(`<${email}>`);
+      expect(lines.join('\n') + stderr).not.toContain(password);
+      expect(stderr).toBe('');
+      expect((await signIn(t.app, email, password)).auth.user.role).toBe('Radiologist');
+    }
+  });
+
+  it('asks twice on a terminal without echoing what is typed', async () => {
+    const email = uniqueEmail('prompt');
+    const terminal = Object.assign(new PassThrough(), { isTTY: true });
+    stderr = '';
+    const lines = await runAdminCommand(t.database.db, ['add-radiologist', ...radiologistOptions(email)], {
+      stdin: terminal,
+      // Type the answer only once its prompt is on the screen, as a person would.
+      stderr: captureStderr((text) => {
+        if (text.endsWith('Password: ') || text.endsWith('Repeat the password: ')) {
+          setImmediate(() => terminal.write('typed in secret\r'));
+        }
+      }),
+    });
+    expect(lines[0]).toContain(`<${email}>`);
+    expect(stderr).toBe('Password: \nRepeat the password: \n');
+    expect((await signIn(t.app, email, 'typed in secret')).auth.user.role).toBe('Radiologist');
+  });
+
+  it('refuses two different answers on the terminal, a too short password, no source, and two sources', async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true });
+    let answers = ['first answer', 'second answer'];
+    const mismatch = runAdminCommand(
+      t.database.db,
+      ['add-radiologist', ...radiologistOptions(uniqueEmail())],
+      {
+        stdin: terminal,
+        stderr: captureStderr((text) => {
+          if (text.endsWith(': ')) {
+            const [answer, ...rest] = answers;
+            answers = rest;
+            setImmediate(() => terminal.write(`${answer}\n`));
+          }
+        }),
+      },
+    );
+    await expect(mismatch).rejects.toThrow('The passwords do not match.');
+
+    const withInput = (input: string, ...extra: string[]) =>
+      runAdminCommand(t.database.db, ['add-radiologist', ...radiologistOptions(uniqueEmail()), ...extra], {
+        stdin: Readable.from([Buffer.from(input)]),
+        stderr: captureStderr(),
+      });
+    await expect(withInput('short\n', '--password-stdin')).rejects.toThrow(
+      'Password must be at least 8 characters long',
+    );
+    await expect(withInput('')).rejects.toThrow(UsageError);
+    await expect(withInput('long enough\n', '--password-stdin', '--password', 'long enough')).rejects.toThrow(
+      'not both',
+    );
+  });
+});
+
 describe('the admin process', () => {
   const exec = promisify(execFile);
   const serverDir = path.resolve(import.meta.dirname, '..', '..');
@@ -210,6 +317,22 @@ describe('the admin process', () => {
     }
   }
 
+  function adminWithInput(dataDir: string, input: string, ...args: string[]) {
+    const child = spawn('npx', ['tsx', 'src/cli/admin.ts', ...args], {
+      cwd: serverDir,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(input);
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.on('close', (code) => resolve({ code, stdout, stderr })),
+    );
+  }
+
   it('exits 0 on success, non-zero with a message on failure, and refuses a database the server holds', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-admin-'));
     try {
@@ -217,8 +340,19 @@ describe('the admin process', () => {
       expect(added.code).toBe(0);
       expect(added.stdout).toContain('Added hospital "Process Clinic"');
 
+      const radiologist = await adminWithInput(
+        dataDir,
+        'piped-in-secret\n',
+        'add-radiologist',
+        ...radiologistOptions('piped@example.test'),
+        '--password-stdin',
+      );
+      expect(radiologist.code).toBe(0);
+      expect(radiologist.stdout).toContain('<piped@example.test>');
+      expect(radiologist.stdout + radiologist.stderr).not.toContain('piped-in-secret');
+
       const duplicate = await admin(dataDir, 'add-hospital', '--name', 'Process Clinic');
-      expect(duplicate.code).not.toBe(0);
+      expect(duplicate.code).toBe(2);
       expect(duplicate.stderr).toContain('A hospital named "Process Clinic" already exists.');
 
       // Pretend a server (this test process) holds the embedded database.
@@ -229,5 +363,6 @@ describe('the admin process', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Four CLI processes, each starting TypeScript and the embedded database.
+  }, 90_000);
 });

@@ -1,8 +1,10 @@
 import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
+import type { MailTransport } from '../lib/mailer.js';
 import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { profilePictureJob } from './profile-picture.job.js';
+import { sendEmailJob } from './send-email.job.js';
 import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 import { thumbnailJob } from './thumbnail.job.js';
 import { uploadCleanupJob } from './upload-cleanup.job.js';
@@ -15,11 +17,13 @@ export function allJobs(deps: {
   jobs: JobSender;
   /** The configured MAX_IMAGE_MEGAPIXELS, in pixels: sharp decodes nothing larger. */
   maxImagePixels: number;
+  mailTransport: MailTransport;
 }) {
   return [
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),
+    sendEmailJob(deps.mailTransport),
   ] as JobDefinition<object>[];
 }

@@ -1,18 +1,51 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database, Queryable } from '../db/client.js';
 
 /**
  * Background jobs queued in the database with pg-boss, on PostgreSQL or on the embedded PGlite
  * (through pg-boss's `db` adapter). Every instance works the queues; handlers are idempotent.
  */
 export interface JobSender {
-  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
+  /** Queues a job; throws when the queue cannot store it (inside `tx`, that rolls the change back). */
+  send(name: string, data: object, options?: JobSendOptions): Promise<void>;
+  /**
+   * Queues follow-up work for data that is already committed. Never throws: the data is stored and
+   * the request succeeded, so a queue failure is logged and left to the sweep jobs to repair.
+   */
+  sendAfterCommit(name: string, data: object, options?: JobSendOptions): Promise<void>;
 }
 
-export interface JobQueue extends JobSender {
+export interface JobSendOptions extends Omit<PgBoss.SendOptions, 'db'> {
+  /** The open transaction of the change that causes the job: the job exists only if it commits. */
+  tx?: Queryable;
+}
+
+export interface JobQueue {
+  send(name: string, data: object, options?: JobSendOptions): Promise<void>;
+  /** Jobs of this queue not finished yet (waiting, waiting for a retry, or running). */
+  countUnfinished(name: string): Promise<number>;
+  /** Asks this instance's worker of the queue to look for work now. */
+  wake(name: string): void;
   stop(): Promise<void>;
   boss: PgBoss;
+}
+
+/**
+ * pg-boss's `db` option for sending inside a Drizzle transaction: its statement runs on the
+ * transaction's own connection (on PGlite, inside the single connection's open transaction, which
+ * anything else would have to wait for). Drizzle's public session API takes the statement and its
+ * positional values as they are.
+ */
+function transactionExecutor(tx: Queryable): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await tx._.session
+        .prepareQuery({ sql: text, params: values }, undefined, undefined, false)
+        .execute();
+      return { rows: (result as { rows: unknown[] }).rows };
+    },
+  };
 }
 
 export interface JobDefinition<T extends object> {
@@ -27,7 +60,11 @@ export async function startJobQueue(
   database: Database,
   jobs: JobDefinition<object>[],
   log: FastifyBaseLogger,
-  options: { pollingIntervalSeconds?: number } = {},
+  options: {
+    pollingIntervalSeconds?: number;
+    /** False: store jobs but work none here (an instance that stops before its workers run). */
+    isWorking?: boolean;
+  } = {},
 ): Promise<JobQueue> {
   const boss = new PgBoss({
     db: { executeSql: (text, values) => database.executeSql(text, (values as unknown[] | undefined) ?? []) },
@@ -43,6 +80,9 @@ export async function startJobQueue(
       retryDelay: 2,
       retryBackoff: true,
     });
+    if (options.isWorking === false) {
+      continue;
+    }
     let workerId = '';
     workerId = await boss.work<object>(
       job.name,
@@ -61,16 +101,24 @@ export async function startJobQueue(
       await boss.schedule(job.name, job.schedule);
     }
   }
+  const wake = (name: string) => {
+    const workerId = workers.get(name);
+    if (workerId) {
+      boss.notifyWorker(workerId);
+    }
+  };
   return {
     boss,
-    async send(name, data, sendOptions = {}) {
-      await boss.send(name, data, sendOptions);
-      // This instance works the queue too: start now rather than at the next poll.
-      const workerId = workers.get(name);
-      if (workerId) {
-        boss.notifyWorker(workerId);
-      }
+    async send(name, data, { tx, ...sendOptions } = {}) {
+      await boss.send(name, data, tx ? { ...sendOptions, db: transactionExecutor(tx) } : sendOptions);
+      // This instance works the queue too: start now rather than at the next poll (a job sent in
+      // a transaction that has not committed yet is found at the next poll instead).
+      wake(name);
     },
+    async countUnfinished(name) {
+      return boss.getQueueSize(name, { before: 'completed' });
+    },
+    wake,
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

@@ -9,7 +9,7 @@ import { THUMBNAIL_JOB } from './thumbnail.job.js';
  * Queues a thumbnail for any image, and a crop for any profile picture, that still lacks one
  * (a lost queue entry, a crash between the commit and the queueing).
  */
-export function thumbnailSweepJob(db: Db, jobs: JobSender): JobDefinition<object> {
+export function thumbnailSweepJob(db: Db, jobs: Pick<JobSender, 'send'>): JobDefinition<object> {
   return {
     name: 'image-thumbnail-sweep',
     schedule: '*/5 * * * *',

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Queryable } from '../db/client.js';
 
 export interface MailMessage {
   to: string;
@@ -12,88 +13,151 @@ export interface MailMessage {
   link?: string;
 }
 
-export interface Mailer {
-  /** Queues a message; sending happens off the request path. */
-  enqueue(message: MailMessage): void;
-  /** Resolves when every queued message has been handed over (used at shutdown and in tests). */
-  drain(): Promise<void>;
+/** A message as stored in the durable queue: its id and time make every delivery attempt the same mail. */
+export interface QueuedMail extends MailMessage {
+  id: string;
+  queuedAt: string;
 }
 
-interface Transport {
-  send(raw: { from: string; to: string; subject: string; text: string }): Promise<string | undefined>;
+export interface Mailer {
+  /**
+   * Stores a message in the job queue; the send-email job delivers it, with retries, on any
+   * instance, also after a crash. With `tx` (the transaction of the change that causes the
+   * message) it is stored only if that change commits, and a failure rolls the change back.
+   * Without it, the change is already committed: a failure to store is logged and retried, never
+   * thrown, so the caller's request still succeeds.
+   */
+  enqueue(message: MailMessage, tx?: Queryable): Promise<void>;
+  /** Resolves when no queued message is left undelivered (tests, and tools that wait for mail). */
+  drain(): Promise<void>;
+  /** Stops retrying; messages not stored by then are logged as lost. */
+  close(): void;
+}
+
+/** Delivers one message, once; throws when it could not, so the job is retried. */
+export interface MailTransport {
+  deliver(mail: QueuedMail): Promise<void>;
 }
 
 /** Writes each message as an .eml file into `outboxDir`, for machines without SMTP. */
-function outboxTransport(outboxDir: string): Transport {
-  let sequence = 0;
+function outboxTransport(outboxDir: string, from: string, log: FastifyBaseLogger): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    async send(mail) {
-      const info = await builder.sendMail(mail);
+    async deliver(mail) {
+      const info = await builder.sendMail({ ...envelopeOf(mail), from });
       await fs.mkdir(outboxDir, { recursive: true });
-      // The sequence keeps files of the same millisecond in the order they were sent.
-      sequence += 1;
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const name = `${stamp}-${String(sequence).padStart(9, '0')}-${crypto.randomUUID()}.eml`;
-      const file = path.join(outboxDir, name);
+      // Named after the queued message, so a second attempt rewrites the same file.
+      const file = path.join(outboxDir, `${mail.queuedAt.replace(/[:.]/g, '-')}-${mail.id}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      return file;
+      // Links are logged only in outbox mode, where no real mail leaves the machine.
+      log.info({ file, link: mail.link }, `email written to outbox: ${mail.subject}`);
     },
   };
 }
 
-function smtpTransport(smtpUrl: string): Transport {
+function smtpTransport(smtpUrl: string, from: string): MailTransport {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send(mail) {
-      await transport.sendMail(mail);
-      return undefined;
+    async deliver(mail) {
+      await transport.sendMail({ ...envelopeOf(mail), from });
     },
   };
 }
 
-const MAX_ATTEMPTS = 3;
+function envelopeOf(mail: QueuedMail) {
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    // A retry after a crash between the server's acceptance and the job's completion may send the
+    // message twice; the same Message-ID lets mail clients show it once.
+    messageId: `<${mail.id}@radiology-archive>`,
+    date: new Date(mail.queuedAt),
+  };
+}
 
-export function createMailer(options: {
+export function createMailTransport(options: {
   smtpUrl: string | undefined;
   outboxDir: string;
   from: string;
   log: FastifyBaseLogger;
-}): Mailer {
-  const transport = options.smtpUrl ? smtpTransport(options.smtpUrl) : outboxTransport(options.outboxDir);
-  const isOutbox = !options.smtpUrl;
-  const pending = new Set<Promise<void>>();
+}): MailTransport {
+  return options.smtpUrl
+    ? smtpTransport(options.smtpUrl, options.from)
+    : outboxTransport(options.outboxDir, options.from, options.log);
+}
 
-  async function deliver(message: MailMessage): Promise<void> {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+/** What the mailer needs of the job queue. */
+export interface MailQueue {
+  store(mail: QueuedMail, tx: Queryable | undefined): Promise<void>;
+  countUndelivered(): Promise<number>;
+  wake(): void;
+}
+
+const RETRY_STORE_MS = 15_000;
+const DRAIN_TIMEOUT_MS = 30_000;
+
+export function createMailer(queue: MailQueue, log: FastifyBaseLogger): Mailer {
+  // Messages whose change is committed but which the queue could not store yet.
+  const unstored = new Map<string, QueuedMail>();
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  function scheduleRetry() {
+    retryTimer ??= setTimeout(() => {
+      retryTimer = undefined;
+      void retryUnstored();
+    }, RETRY_STORE_MS);
+    retryTimer.unref();
+  }
+
+  async function retryUnstored() {
+    for (const mail of [...unstored.values()]) {
       try {
-        const file = await transport.send({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-        });
-        // Links are logged only in outbox mode, where no real mail leaves the machine.
-        if (isOutbox) {
-          options.log.info({ file, link: message.link }, `email written to outbox: ${message.subject}`);
-        }
-        return;
+        // The job id is the message id: a message stored by an attempt that seemed to fail is
+        // not stored twice.
+        await queue.store(mail, undefined);
+        unstored.delete(mail.id);
       } catch (err) {
-        options.log.warn({ err, attempt }, 'email delivery failed');
-        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+        log.warn({ err, subject: mail.subject }, 'email not queued yet; retrying');
       }
     }
-    options.log.error({ subject: message.subject }, 'email could not be delivered');
+    if (unstored.size > 0) {
+      scheduleRetry();
+    }
   }
 
   return {
-    enqueue(message) {
-      const job = deliver(message).finally(() => pending.delete(job));
-      pending.add(job);
+    async enqueue(message, tx) {
+      const mail: QueuedMail = { ...message, id: crypto.randomUUID(), queuedAt: new Date().toISOString() };
+      if (tx) {
+        await queue.store(mail, tx);
+        return;
+      }
+      try {
+        await queue.store(mail, undefined);
+      } catch (err) {
+        log.error({ err, subject: mail.subject }, 'email not queued; retrying in the background');
+        unstored.set(mail.id, mail);
+        scheduleRetry();
+      }
     },
     async drain() {
-      while (pending.size > 0) {
-        await Promise.all([...pending]);
+      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+      while (unstored.size > 0 || (await queue.countUndelivered()) > 0) {
+        if (Date.now() > deadline) {
+          throw new Error('emails are still waiting to be delivered');
+        }
+        queue.wake();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close() {
+      clearTimeout(retryTimer);
+      for (const mail of unstored.values()) {
+        log.error(
+          { to: mail.to, subject: mail.subject },
+          'email lost: it could not be queued before shutdown',
+        );
       }
     },
   };

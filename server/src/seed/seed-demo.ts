@@ -20,7 +20,10 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return h?.n === 0 && u?.n === 0;
 }
 
-/** Creates whatever of the demo world is missing; running it twice changes nothing. */
+/**
+ * Creates whatever of the demo world is missing; running it twice changes nothing. An account that
+ * exists is left as it is: its password is never reset to the published one.
+ */
 export async function seedDemo(db: Db): Promise<void> {
   const demoHash = await hashPassword(DEMO_PASSWORD);
   const hospitalIds = new Map<string, string>();
@@ -44,7 +47,7 @@ export async function seedDemo(db: Db): Promise<void> {
     if (!(await identityRepo.findUserByEmail(db, r.email))) {
       await createRadiologist(db, {
         email: r.email,
-        password: null,
+        password: DEMO_ACCOUNTS_WITH_PASSWORD.includes(r.email) ? DEMO_PASSWORD : null,
         title: 'Dr.',
         firstName: r.first,
         lastName: r.last,
@@ -62,6 +65,7 @@ export async function seedDemo(db: Db): Promise<void> {
     const hospitalId = hospitalIds.get(DEMO_PHYSICIAN.hospital)!;
     physician = await identityRepo.insertUser(db, {
       email: DEMO_PHYSICIAN.email,
+      passwordHash: demoHash,
       role: 'PHYSICIAN',
       title: 'Dr.',
       firstName: DEMO_PHYSICIAN.first,
@@ -83,6 +87,7 @@ export async function seedDemo(db: Db): Promise<void> {
   if (!patient) {
     patient = await identityRepo.insertUser(db, {
       email: DEMO_PATIENT.email,
+      passwordHash: demoHash,
       role: 'PATIENT',
       title: DEMO_PATIENT.title,
       firstName: DEMO_PATIENT.first,
@@ -91,13 +96,5 @@ export async function seedDemo(db: Db): Promise<void> {
       emailVerifiedAt: new Date(),
     });
     await identityRepo.linkPatientToPhysician(db, patient!.id, physician!.id);
-  }
-
-  // The three ready accounts always sign in with the documented password after a seed.
-  for (const email of DEMO_ACCOUNTS_WITH_PASSWORD) {
-    const user = await identityRepo.findUserByEmail(db, email);
-    if (user) {
-      await identityRepo.updatePasswordHash(db, user.id, demoHash);
-    }
   }
 }

@@ -29,21 +29,24 @@ export async function sendEmailConfirmation(
   db: Queryable = ctx.db,
 ): Promise<void> {
   const link = await createLink(ctx, db, user.id, 'verify_email');
-  ctx.mailer.enqueue({
-    to: user.email,
-    subject: 'Confirm your email address',
-    text: [
-      greeting(user),
-      '',
-      'Please confirm that this is your email address for Radiology Archive.',
-      `Open this link within ${EMAIL_LINK_HOURS} hours:`,
-      '',
+  await ctx.mailer.enqueue(
+    {
+      to: user.email,
+      subject: 'Confirm your email address',
+      text: [
+        greeting(user),
+        '',
+        'Please confirm that this is your email address for Radiology Archive.',
+        `Open this link within ${EMAIL_LINK_HOURS} hours:`,
+        '',
+        link,
+        '',
+        'Until you do, your account shows no medical records. If you did not create this account, ignore this email.',
+      ].join('\n'),
       link,
-      '',
-      'Until you do, your account shows no medical records. If you did not create this account, ignore this email.',
-    ].join('\n'),
-    link,
-  });
+    },
+    db,
+  );
 }
 
 /** A new confirmation link for a signed-in user whose address is not confirmed yet; earlier links stop working. */
@@ -52,8 +55,10 @@ export async function resendEmailConfirmation(ctx: AppContext, userId: string): 
   if (!user || user.emailVerifiedAt !== null) {
     return;
   }
-  await repo.expirePasswordTokens(ctx.db, user.id, new Date(), ['verify_email']);
-  await sendEmailConfirmation(ctx, user);
+  await ctx.db.transaction(async (tx) => {
+    await repo.expirePasswordTokens(tx, user.id, new Date(), ['verify_email']);
+    await sendEmailConfirmation(ctx, user, tx);
+  });
 }
 
 /**
@@ -61,42 +66,46 @@ export async function resendEmailConfirmation(ctx: AppContext, userId: string): 
  * told at once, with a link that cancels the change.
  */
 export async function requestEmailChange(ctx: AppContext, user: Addressee, newEmail: string): Promise<void> {
-  const links = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const now = new Date();
     // One pending change at a time: an earlier request's links stop working.
     await repo.expirePasswordTokens(tx, user.id, now, ['email_change', 'email_change_cancel']);
-    return {
-      confirm: await createLink(ctx, tx, user.id, 'email_change', newEmail),
-      cancel: await createLink(ctx, tx, user.id, 'email_change_cancel'),
-    };
-  });
-  ctx.mailer.enqueue({
-    to: newEmail,
-    subject: 'Confirm your new email address',
-    text: [
-      greeting(user),
-      '',
-      `You asked to use this address for your Radiology Archive account instead of ${user.email}.`,
-      `To confirm the change, open this link within ${EMAIL_LINK_HOURS} hours:`,
-      '',
-      links.confirm,
-      '',
-      'If you did not ask for this, ignore this email; nothing changes.',
-    ].join('\n'),
-    link: links.confirm,
-  });
-  ctx.mailer.enqueue({
-    to: user.email,
-    subject: 'A change of your Radiology Archive email address was requested',
-    text: [
-      greeting(user),
-      '',
-      `Someone signed in to your account asked to change its email address to ${newEmail}.`,
-      'The change happens only if that address confirms it. If this was not you, cancel it with this link and change your password:',
-      '',
-      links.cancel,
-    ].join('\n'),
-    link: links.cancel,
+    const confirm = await createLink(ctx, tx, user.id, 'email_change', newEmail);
+    const cancel = await createLink(ctx, tx, user.id, 'email_change_cancel');
+    await ctx.mailer.enqueue(
+      {
+        to: newEmail,
+        subject: 'Confirm your new email address',
+        text: [
+          greeting(user),
+          '',
+          `You asked to use this address for your Radiology Archive account instead of ${user.email}.`,
+          `To confirm the change, open this link within ${EMAIL_LINK_HOURS} hours:`,
+          '',
+          confirm,
+          '',
+          'If you did not ask for this, ignore this email; nothing changes.',
+        ].join('\n'),
+        link: confirm,
+      },
+      tx,
+    );
+    await ctx.mailer.enqueue(
+      {
+        to: user.email,
+        subject: 'A change of your Radiology Archive email address was requested',
+        text: [
+          greeting(user),
+          '',
+          `Someone signed in to your account asked to change its email address to ${newEmail}.`,
+          'The change happens only if that address confirms it. If this was not you, cancel it with this link and change your password:',
+          '',
+          cancel,
+        ].join('\n'),
+        link: cancel,
+      },
+      tx,
+    );
   });
 }
 

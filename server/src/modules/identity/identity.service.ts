@@ -18,6 +18,7 @@ import { hashPassword, verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
 import { createLink, RESET_LINK_MINUTES } from './one-time-links.js';
 import { sendEmailConfirmation } from './email-verification.service.js';
+import { isDemoSignInRefused } from '../../seed/demo-exposure.js';
 
 export const SESSION_DAYS = 30;
 
@@ -56,18 +57,20 @@ export async function signUp(ctx: AppContext, body: z.output<typeof signupBodySc
     dob: body.dob,
   };
   if (body.role === 'PATIENT') {
-    const user = await repo.insertUser(ctx.db, { ...common, role: 'PATIENT', title: body.title });
-    if (!user) {
-      throw new RuleViolation(EMAIL_TAKEN);
-    }
-    await sendEmailConfirmation(ctx, user);
+    await ctx.db.transaction(async (tx) => {
+      const user = await repo.insertUser(tx, { ...common, role: 'PATIENT', title: body.title });
+      if (!user) {
+        throw new RuleViolation(EMAIL_TAKEN);
+      }
+      await sendEmailConfirmation(ctx, user, tx);
+    });
     return 'Successfully created new user';
   }
   const hospitalId = z.uuid().safeParse(body.hospital);
   if (!hospitalId.success) {
     throw new RuleViolation(NOT_ON_ROSTER);
   }
-  const physician = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     if (await repo.findUserByEmail(tx, body.email)) {
       throw new RuleViolation(EMAIL_TAKEN);
     }
@@ -90,9 +93,8 @@ export async function signUp(ctx: AppContext, body: z.output<typeof signupBodySc
       throw new RuleViolation(EMAIL_TAKEN);
     }
     await repo.claimRosterEntry(tx, entry.id, user.id);
-    return user;
+    await sendEmailConfirmation(ctx, user, tx);
   });
-  await sendEmailConfirmation(ctx, physician);
   return 'Successfully created physician account';
 }
 
@@ -122,7 +124,7 @@ export async function signIn(
 ): Promise<IssuedSession> {
   const user = await repo.findUserByEmail(ctx.db, body.email);
   const isValid = await verifyPassword(user?.passwordHash ?? null, body.password);
-  if (!user || !isValid) {
+  if (!user || !isValid || isDemoSignInRefused(ctx.refusedDemoSignIns, user)) {
     throw new Refusal(401, 'The email or password is incorrect');
   }
   // The portal is checked only after the password, so it reveals nothing to a stranger.
@@ -177,21 +179,26 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   if (!user) {
     return;
   }
-  const link = await createLink(ctx, ctx.db, user.id, 'reset');
-  ctx.mailer.enqueue({
-    to: user.email,
-    subject: 'Reset your Radiology Archive password',
-    text: [
-      `Hello ${displayName({ title: user.title, first_name: user.firstName, last_name: user.lastName })},`,
-      '',
-      'Someone asked to reset the password of your Radiology Archive account.',
-      `To choose a new password, open this link within ${RESET_LINK_MINUTES} minutes:`,
-      '',
-      link,
-      '',
-      'If you did not ask for this, you can ignore this email; your password stays the same.',
-    ].join('\n'),
-    link,
+  await ctx.db.transaction(async (tx) => {
+    const link = await createLink(ctx, tx, user.id, 'reset');
+    await ctx.mailer.enqueue(
+      {
+        to: user.email,
+        subject: 'Reset your Radiology Archive password',
+        text: [
+          `Hello ${displayName({ title: user.title, first_name: user.firstName, last_name: user.lastName })},`,
+          '',
+          'Someone asked to reset the password of your Radiology Archive account.',
+          `To choose a new password, open this link within ${RESET_LINK_MINUTES} minutes:`,
+          '',
+          link,
+          '',
+          'If you did not ask for this, you can ignore this email; your password stays the same.',
+        ].join('\n'),
+        link,
+      },
+      tx,
+    );
   });
 }
 

@@ -55,19 +55,22 @@ export async function sendPatientInvitation(
     first_name: physician.firstName,
     last_name: physician.lastName,
   });
-  ctx.mailer.enqueue({
-    to: patient.email,
-    subject: `${doctor} invited you to Radiology Archive`,
-    text: [
-      `Hello ${patient.firstName} ${patient.lastName},`,
-      '',
-      `${doctor} added you as a patient on Radiology Archive, where you can see your medical images and your physician's notes.`,
-      `To choose your password, open this link within ${INVITE_LINK_DAYS} days:`,
-      '',
+  await ctx.mailer.enqueue(
+    {
+      to: patient.email,
+      subject: `${doctor} invited you to Radiology Archive`,
+      text: [
+        `Hello ${patient.firstName} ${patient.lastName},`,
+        '',
+        `${doctor} added you as a patient on Radiology Archive, where you can see your medical images and your physician's notes.`,
+        `To choose your password, open this link within ${INVITE_LINK_DAYS} days:`,
+        '',
+        link,
+        '',
+        'If you did not expect this, you can ignore this email.',
+      ].join('\n'),
       link,
-      '',
-      'If you did not expect this, you can ignore this email.',
-    ].join('\n'),
-    link,
-  });
+    },
+    db,
+  );
 }

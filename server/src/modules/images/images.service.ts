@@ -194,7 +194,7 @@ export async function uploadImage(
   }
   await forgetUploadFiles(ctx, upload.id);
   // After the commit; the thumbnail sweep catches an image whose job was never queued.
-  await ctx.jobs.send(THUMBNAIL_JOB, { imageId }, { singletonKey: imageId });
+  await ctx.jobs.sendAfterCommit(THUMBNAIL_JOB, { imageId }, { singletonKey: imageId });
   return imageId;
 }
 

@@ -68,7 +68,7 @@ export function createTusServer(
     path: UPLOADS_PATH,
     datastore: store,
     relativeLocation: true,
-    respectForwardedHeaders: ctx.config.trustProxy,
+    respectForwardedHeaders: ctx.config.trustProxy !== 0,
     maxSize: UPLOAD_LIMITS.image,
     // The web app is served from PUBLIC_URL; no other site's scripts get CORS access.
     allowedOrigins: (origin) => origin === publicOrigin,

@@ -119,7 +119,7 @@ export async function updateProfile(
   if (picture) {
     await forgetUploadFiles(ctx, picture.uploadId);
     // After the commit; the thumbnail sweep catches a picture whose job was never queued.
-    await ctx.jobs.send(
+    await ctx.jobs.sendAfterCommit(
       PROFILE_PICTURE_JOB,
       { userId: user.id, pictureId: picture.id },
       { singletonKey: picture.id },

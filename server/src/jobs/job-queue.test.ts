@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { bearer, createPatient, createPhysician, createRadiologist, signIn } from '../../test/factories.js';
+import { pngImage, uploadFile } from '../../test/uploads.js';
+import { images, passwordTokens, users } from '../db/schema/index.js';
+import { linkPatient } from '../modules/patients/patients.repository.js';
+import type { JobSender } from './job-queue.js';
+import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
+import { THUMBNAIL_JOB } from './thumbnail.job.js';
+import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
+});
+afterAll(() => t.close());
+
+/** Runs `work` while the job queue refuses every job, as when its database connection fails. */
+async function withQueueDown<T>(work: () => Promise<T>): Promise<T> {
+  const { jobs } = t.app.ctx;
+  const original = Object.getOwnPropertyDescriptor(jobs, 'send')!;
+  jobs.send = () => Promise.reject(new Error('the job queue is down'));
+  try {
+    return await work();
+  } finally {
+    Object.defineProperty(jobs, 'send', original);
+  }
+}
+
+describe('work queued after a commit', () => {
+  it('cannot turn a stored image into a failed upload; the sweep queues its thumbnail later', async () => {
+    const physician = await createPhysician(t.database.db);
+    const patient = await createPatient(t.database.db);
+    await linkPatient(t.database.db, patient.id, physician.id);
+    const { token } = await signIn(t.app, physician.email);
+    const url = await uploadFile(t.app, token, await pngImage());
+
+    const response = await withQueueDown(() =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/upload-image',
+        headers: bearer(token),
+        payload: { patient: patient.id, notes: 'Stored anyway.', url },
+      }),
+    );
+    expect(response.statusCode).toBe(201);
+    const uid = response.json().uid as string;
+    const image = await t.app.inject({ method: 'GET', url: `/api/image/${uid}`, headers: bearer(token) });
+    expect(image.statusCode).toBe(200);
+    expect(image.json().image.thumbnail_url).toBeNull();
+
+    const queued: { name: string; data: object }[] = [];
+    const recorder: Pick<JobSender, 'send'> = {
+      send: (name, data) => Promise.resolve(void queued.push({ name, data })),
+    };
+    await thumbnailSweepJob(t.database.db, recorder).handle({});
+    expect(queued).toContainEqual({ name: THUMBNAIL_JOB, data: { imageId: uid } });
+    const [row] = await t.database.db.select().from(images).where(eq(images.id, uid));
+    expect(row?.thumbnailKey).toBeNull();
+  });
+
+  it('cannot turn a stored profile picture into a failed profile update', async () => {
+    const radiologist = await createRadiologist(t.database.db);
+    const { token } = await signIn(t.app, radiologist.email);
+    const url = await uploadFile(t.app, token, await pngImage(60, 60), 'profile');
+    const response = await withQueueDown(() =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/user/profile',
+        headers: bearer(token),
+        payload: { profile_image_url: url },
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, radiologist.id));
+    expect(row?.pictureKey).toBeTruthy();
+    expect(row?.pictureCropKey).toBeNull();
+
+    const queued: { name: string }[] = [];
+    await thumbnailSweepJob(t.database.db, {
+      send: (name) => Promise.resolve(void queued.push({ name })),
+    }).handle({});
+    expect(queued).toContainEqual({ name: PROFILE_PICTURE_JOB });
+  });
+
+  it('stores a password reset link and its email together, or neither', async () => {
+    const patient = await createPatient(t.database.db);
+    // The email is queued in the link's own transaction: a queue that cannot store it stores no link.
+    const response = await withQueueDown(() =>
+      t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { email: patient.email } }),
+    );
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'Something went wrong.' });
+    const links = await t.database.db
+      .select()
+      .from(passwordTokens)
+      .where(eq(passwordTokens.userId, patient.id));
+    expect(links).toEqual([]);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { email: patient.email },
+    });
+    expect(again.statusCode).toBe(200);
+    const stored = await t.database.db
+      .select()
+      .from(passwordTokens)
+      .where(eq(passwordTokens.userId, patient.id));
+    expect(stored).toHaveLength(1);
+  });
+});
