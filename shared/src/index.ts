@@ -13,3 +13,4 @@ export * from './web-paths.js';
 export * from './notifications.js';
 export * from './payments.js';
 export * from './profiles.js';
+export * from './mfa.js';

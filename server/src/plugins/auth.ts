@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Role } from '@ra/shared';
+import { MFA_REQUIRED, type Role } from '@ra/shared';
 import { AppError, Refusal } from '../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { findUserOfLiveSession } from '../modules/identity/identity.repository.js';
@@ -31,7 +31,6 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
-export const MFA_REQUIRED = 'Two-factor sign-in is required.';
 
 /** The user behind the request's bearer token; throws the contract's 401s when there is none. */
 export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {

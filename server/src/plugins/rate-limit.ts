@@ -14,31 +14,60 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** The account a request counts against when it names none in its body (a two-factor code). */
+const accountOfRequest = new WeakMap<FastifyRequest, string>();
+
 function emailOf(request: FastifyRequest): string {
+  const named = accountOfRequest.get(request);
+  if (named !== undefined) {
+    return named;
+  }
   const body = request.body as { email?: unknown } | undefined;
   return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
 }
 
-/**
- * Two limits for one credential route: per client IP, and per email address so that one account
- * cannot be guessed at from many IPs. Each call makes its own counters (one pair per route).
- */
-export function credentialRateLimits(app: FastifyInstance, config: Config): preHandlerAsyncHookHandler[] {
-  const perIp = app.rateLimit({ max: config.rateLimit.perIp, timeWindow: '1 minute', hook: 'preHandler' });
-  // The plugin runs one of its own handlers per request, so the second limit is applied by hand.
-  const checkEmail = app.createRateLimit({
+/** A per-account counter: the route's own requests, and attempts other routes charge to it. */
+export interface AccountRateLimit {
+  preHandler: preHandlerAsyncHookHandler;
+  /** Counts one attempt against `email`; throws the contract's 429 once the limit is passed. */
+  charge(request: FastifyRequest, email: string): Promise<void>;
+}
+
+export function accountRateLimit(app: FastifyInstance, config: Config): AccountRateLimit {
+  // The plugin runs one of its own handlers per request, so this limit is applied by hand.
+  const check = app.createRateLimit({
     max: config.rateLimit.perEmail,
     timeWindow: '1 minute',
     keyGenerator: emailOf,
     allowList: (request) => emailOf(request) === '',
   });
-  const perEmail: preHandlerAsyncHookHandler = async (request) => {
-    const result = await checkEmail(request);
+  async function enforce(request: FastifyRequest) {
+    const result = await check(request);
     if (!result.isAllowed && result.isExceeded) {
       throw new AppError('TOO_MANY_REQUESTS');
     }
+  }
+  return {
+    preHandler: enforce,
+    async charge(request, email) {
+      accountOfRequest.set(request, email);
+      await enforce(request);
+    },
   };
-  return [perIp, perEmail];
+}
+
+/**
+ * Two limits for one credential route: per client IP, and per email address so that one account
+ * cannot be guessed at from many IPs. Each call makes its own counters unless a per-account
+ * counter is shared in (sign-in and its second factor count together).
+ */
+export function credentialRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  perAccount: AccountRateLimit = accountRateLimit(app, config),
+): preHandlerAsyncHookHandler[] {
+  const perIp = app.rateLimit({ max: config.rateLimit.perIp, timeWindow: '1 minute', hook: 'preHandler' });
+  return [perIp, perAccount.preHandler];
 }
 
 /** A limit per signed-in user, for routes that re-check a password (place it after `requireUser`). */

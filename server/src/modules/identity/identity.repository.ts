@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import {
+  mfaRecoveryCodes,
   passwordTokens,
   patientPhysicians,
   rosterPhysicians,
@@ -204,6 +205,64 @@ export async function expirePasswordTokens(
 
 export async function insertPasswordToken(db: Queryable, token: typeof passwordTokens.$inferInsert) {
   await db.insert(passwordTokens).values(token);
+}
+
+/** A live (unused, unexpired) token of this purpose, without spending it. */
+export async function findLivePasswordToken(db: Queryable, tokenHash: string, purpose: TokenPurpose, now: Date) {
+  const [row] = await db
+    .select({ id: passwordTokens.id, userId: passwordTokens.userId })
+    .from(passwordTokens)
+    .where(
+      and(
+        eq(passwordTokens.tokenHash, tokenHash),
+        eq(passwordTokens.purpose, purpose),
+        isNull(passwordTokens.usedAt),
+        gt(passwordTokens.expiresAt, now),
+      ),
+    );
+  return row;
+}
+
+/** Sets or clears a user's TOTP secret and enrolment. */
+export async function updateTotp(
+  db: Queryable,
+  userId: string,
+  totp: Partial<{ totpSecret: string | null; totpEnabledAt: Date | null; totpLastStep: number | null }>,
+) {
+  await db.update(users).set({ ...totp, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** Records the time step of an accepted code; false when that step (or a later one) was used already. */
+export async function claimTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), sql`(${users.totpLastStep} is null or ${users.totpLastStep} < ${step})`))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+export async function replaceRecoveryCodes(db: Queryable, userId: string, codeHashes: string[]) {
+  await db.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+  if (codeHashes.length > 0) {
+    await db.insert(mfaRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+  }
+}
+
+/** Spends one unused recovery code of the user; false when it is unknown or used. */
+export async function spendRecoveryCode(db: Queryable, userId: string, codeHash: string, now: Date) {
+  const rows = await db
+    .update(mfaRecoveryCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(mfaRecoveryCodes.userId, userId),
+        eq(mfaRecoveryCodes.codeHash, codeHash),
+        isNull(mfaRecoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: mfaRecoveryCodes.id });
+  return rows.length > 0;
 }
 
 /**

@@ -8,13 +8,15 @@ import {
   resetRequestBodySchema,
   ROLE_NAMES,
   signinBodySchema,
+  signinResponseSchema,
   signupBodySchema,
   signupResponseSchema,
   successSchema,
   verifyEmailBodySchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { credentialRateLimits } from '../../plugins/rate-limit.js';
+import { accountRateLimit, credentialRateLimits } from '../../plugins/rate-limit.js';
+import { mfaRoutes } from './mfa.routes.js';
 import * as identity from './identity.service.js';
 import { refreshSession } from './session.service.js';
 import { resendEmailConfirmation, useEmailLink } from './email-verification.service.js';
@@ -38,6 +40,9 @@ const RESEND_PER_QUARTER_HOUR = 3;
 
 export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Wrong passwords and wrong second-factor codes count against one limit per account.
+  const signInAttempts = accountRateLimit(app, ctx.config);
+  mfaRoutes(app, ctx, requireUser, signInAttempts, setSessionCookie);
 
   r.post(
     '/api/auth/signup',
@@ -54,15 +59,18 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/signin',
     {
-      schema: { body: signinBodySchema, response: { 200: authResponseSchema } },
-      preHandler: credentialRateLimits(app, ctx.config),
+      schema: { body: signinBodySchema, response: { 200: signinResponseSchema } },
+      preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
     },
     async (request, reply) => {
-      const { auth, cookieSecret } = await identity.signIn(ctx, request.body);
-      if (cookieSecret) {
-        setSessionCookie(reply, cookieSecret);
+      const outcome = await identity.signIn(ctx, request.body);
+      if ('challenge' in outcome) {
+        return outcome.challenge;
       }
-      return auth;
+      if (outcome.cookieSecret) {
+        setSessionCookie(reply, outcome.cookieSecret);
+      }
+      return outcome.auth;
     },
   );
 

@@ -7,6 +7,7 @@ import {
   toRoleName,
   type AuthResponse,
   type Me,
+  type MfaChallenge,
   type RoleName,
   type signinBodySchema,
   type signupBodySchema,
@@ -19,6 +20,7 @@ import * as repo from './identity.repository.js';
 import { createLink, RESET_LINK_MINUTES } from './one-time-links.js';
 import { sendEmailConfirmation } from './email-verification.service.js';
 import { isDemoSignInRefused } from '../../seed/demo-exposure.js';
+import { createMfaChallenge } from './mfa-challenge.js';
 
 export const SESSION_DAYS = 30;
 
@@ -104,6 +106,9 @@ export interface IssuedSession {
   cookieSecret?: string;
 }
 
+/** What sign-in answers: a session, or a challenge for the second factor. */
+export type SignInOutcome = IssuedSession | { challenge: MfaChallenge };
+
 export async function issueAccessToken(
   ctx: AppContext,
   user: UserLike,
@@ -121,7 +126,7 @@ export async function issueAccessToken(
 export async function signIn(
   ctx: AppContext,
   body: z.output<typeof signinBodySchema>,
-): Promise<IssuedSession> {
+): Promise<SignInOutcome> {
   const user = await repo.findUserByEmail(ctx.db, body.email);
   const isValid = await verifyPassword(user?.passwordHash ?? null, body.password);
   if (!user || !isValid || isDemoSignInRefused(ctx.refusedDemoSignIns, user)) {
@@ -131,6 +136,15 @@ export async function signIn(
   if (body.role && toRole(body.role) !== user.role) {
     throw new Refusal(403, 'Unable to login through this portal');
   }
+  if (user.totpEnabledAt !== null) {
+    // The password was right; the session waits for the second factor.
+    return { challenge: await createMfaChallenge(ctx, user.id) };
+  }
+  return startSession(ctx, user);
+}
+
+/** Opens a session for a user who has proved who they are, with its cookie and first access token. */
+export async function startSession(ctx: AppContext, user: UserLike): Promise<IssuedSession> {
   const cookieSecret = randomSecret();
   const now = new Date();
   const session = await repo.insertSession(ctx.db, {

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  authResponseSchema,
+  mfaDisableBodySchema,
+  mfaEnableBodySchema,
+  mfaEnableResponseSchema,
+  mfaSetupBodySchema,
+  mfaSetupResponseSchema,
+  mfaVerifyBodySchema,
+  successSchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { credentialRateLimits, perUserRateLimit, type AccountRateLimit } from '../../plugins/rate-limit.js';
+import * as mfa from './mfa.service.js';
+
+/**
+ * Two-factor sign-in (api-contract §1a). `signInAttempts` is sign-in's own per-account limit, so
+ * that guessing codes costs the same attempts as guessing passwords.
+ */
+export function mfaRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  requireUser: RequireUser,
+  signInAttempts: AccountRateLimit,
+  setSessionCookie: (reply: FastifyReply, secret: string) => void,
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const signedInAndLimited = () => [requireUser(), perUserRateLimit(app, ctx.config)];
+
+  r.post(
+    '/api/auth/mfa/totp/setup',
+    {
+      schema: { body: mfaSetupBodySchema, response: { 200: mfaSetupResponseSchema } },
+      preHandler: signedInAndLimited(),
+    },
+    (request) => mfa.setUpTotp(ctx, currentUser(request), request.body.password),
+  );
+
+  r.post(
+    '/api/auth/mfa/totp/enable',
+    {
+      schema: { body: mfaEnableBodySchema, response: { 200: mfaEnableResponseSchema } },
+      preHandler: signedInAndLimited(),
+    },
+    async (request) => ({
+      recovery_codes: await mfa.enableTotp(ctx, currentUser(request), request.body.code),
+    }),
+  );
+
+  r.post(
+    '/api/auth/mfa/totp/disable',
+    {
+      schema: { body: mfaDisableBodySchema, response: { 200: successSchema } },
+      preHandler: signedInAndLimited(),
+    },
+    async (request) => {
+      await mfa.disableTotp(ctx, currentUser(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/mfa/verify',
+    {
+      schema: { body: mfaVerifyBodySchema, response: { 200: authResponseSchema } },
+      preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
+    },
+    async (request, reply) => {
+      const { auth, cookieSecret } = await mfa.verifyMfa(ctx, request.body, (email) =>
+        signInAttempts.charge(request, email),
+      );
+      if (cookieSecret) {
+        setSessionCookie(reply, cookieSecret);
+      }
+      return auth;
+    },
+  );
+}
