@@ -6,6 +6,7 @@ import { SignInPage } from '../features/identity/pages/SignInPage';
 import { SignUpPage } from '../features/identity/pages/SignUpPage';
 import { ResetPasswordPage } from '../features/identity/pages/ResetPasswordPage';
 import { VerifyEmailPage } from '../features/identity/pages/VerifyEmailPage';
+import { TwoFactorPage } from '../features/identity/pages/TwoFactorPage';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ContactPage } from '../features/info/pages/ContactPage';
 import { WorkPage } from '../features/info/pages/WorkPage';
@@ -32,6 +33,14 @@ export const router = createBrowserRouter([
       { path: PATHS.signUp, element: <SignUpPage /> },
       { path: PATHS.resetPassword, element: <ResetPasswordPage /> },
       { path: PATHS.verifyEmail, element: <VerifyEmailPage /> },
+      {
+        path: PATHS.twoFactor,
+        element: (
+          <RequireAuth>
+            <TwoFactorPage />
+          </RequireAuth>
+        ),
+      },
       { path: PATHS.dashboard, element: <DashboardPage /> },
       { path: PATHS.contact, element: <ContactPage /> },
       { path: PATHS.work, element: <WorkPage /> },

@@ -3,6 +3,8 @@
  * token as bearer, one refresh-and-retry after a 401, and contract §0 errors as `ApiError`.
  */
 
+import { MFA_REQUIRED, PATHS } from '@ra/shared';
+
 let accessToken: string | null = null;
 let refreshAccessToken: (() => Promise<boolean>) | null = null;
 
@@ -23,6 +25,12 @@ export function refreshAccessTokenNow(): Promise<boolean> {
 /** The auth provider registers how to refresh, so this module needs no React. */
 export function setRefreshHandler(handler: (() => Promise<boolean>) | null): void {
   refreshAccessToken = handler;
+}
+
+function redirectToEnrolment(): void {
+  if (window.location.pathname !== PATHS.twoFactor) {
+    window.location.assign(`${PATHS.twoFactor}?required=1`);
+  }
 }
 
 export class ApiError extends Error {
@@ -103,6 +111,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const body = await readBody(response);
   if (!response.ok) {
+    if (response.status === 403 && messageOf(body) === MFA_REQUIRED) {
+      // The operator requires two-factor sign-in for staff: nothing else works until it is on.
+      redirectToEnrolment();
+    }
     throw new ApiError(response.status, messageOf(body), body);
   }
   return body as T;

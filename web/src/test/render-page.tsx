@@ -12,6 +12,7 @@ export function renderPage(
   const auth: AuthState = {
     user: null,
     signIn: () => Promise.reject(new Error('signIn not expected')),
+    completeSignIn: () => Promise.reject(new Error('completeSignIn not expected')),
     signOut: () => Promise.resolve(),
     reloadUser: () => Promise.resolve(false),
     ...options.auth,

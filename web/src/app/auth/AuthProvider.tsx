@@ -1,10 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { TOKEN_REFRESH_MS, type AuthResponse, type Me, type RoleName } from '@ra/shared';
+import {
+  TOKEN_REFRESH_MS,
+  type AuthResponse,
+  type Me,
+  type MfaVerifyBody,
+  type RoleName,
+  type SigninResponse,
+} from '@ra/shared';
 import { apiRequest, setAccessToken, setRefreshHandler } from '../../lib/api-client';
 import { PageSpinner } from '../../components/PageSpinner';
 import { PATHS } from '../../lib/paths';
-import { AuthContext, type AuthState } from './auth-context';
+import { AuthContext, type AuthState, type SignInResult } from './auth-context';
 import { IdleWarning } from './IdleWarning';
 
 /** Runs `task` while no other tab of this origin runs one under the same lock. */
@@ -65,10 +72,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [user, refresh]);
 
   const signIn = useCallback(
-    async (email: string, password: string, role?: RoleName) => {
-      const auth = await apiRequest<AuthResponse>('/api/auth/signin', {
+    async (email: string, password: string, role?: RoleName): Promise<SignInResult> => {
+      const answer = await apiRequest<SigninResponse>('/api/auth/signin', {
         method: 'POST',
         body: { email, password, role },
+        auth: false,
+      });
+      if ('mfa_required' in answer) {
+        return { mfaToken: answer.mfa_token };
+      }
+      accept(answer);
+      return { user: answer.user };
+    },
+    [accept],
+  );
+
+  const completeSignIn = useCallback(
+    async (body: MfaVerifyBody) => {
+      const auth = await apiRequest<AuthResponse>('/api/auth/mfa/verify', {
+        method: 'POST',
+        body,
         auth: false,
       });
       accept(auth);
@@ -93,8 +116,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // The session cookie outlives an email change, so a refresh answers with the updated user.
   const value = useMemo<AuthState>(
-    () => ({ user, signIn, signOut, reloadUser: refresh }),
-    [user, signIn, signOut, refresh],
+    () => ({ user, signIn, completeSignIn, signOut, reloadUser: refresh }),
+    [user, signIn, completeSignIn, signOut, refresh],
   );
 
   if (!isKnown) {

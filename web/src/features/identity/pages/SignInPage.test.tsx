@@ -68,17 +68,50 @@ describe('SignInPage', () => {
     vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() =>
       Promise.resolve({
-        uid: 'u',
-        email: 'e',
-        displayName: 'd',
-        role: 'Patient' as const,
-        email_verified: true,
-        mfa_enabled: false,
+        user: {
+          uid: 'u',
+          email: 'e',
+          displayName: 'd',
+          role: 'Patient' as const,
+          email_verified: true,
+          mfa_enabled: false,
+        },
       }),
     );
     const { router } = renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
     await fillAndSubmit('patient@example.com', 'right password');
     expect(await screen.findByText('Dashboard page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('asks for the two-factor code after the password, refuses a wrong one, then goes to the dashboard', async () => {
+    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
+    const signIn = vi.fn(() => Promise.resolve({ mfaToken: 'challenge-token' }));
+    const completeSignIn = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(401, 'The code is incorrect.', { error: 'The code is incorrect.' }))
+      .mockResolvedValueOnce({
+        uid: 'u',
+        email: 'e',
+        displayName: 'd',
+        role: 'Physician' as const,
+        email_verified: true,
+        mfa_enabled: true,
+      });
+    const user = userEvent.setup();
+    const { router } = renderPage(<SignInPage />, {
+      path: '/signin',
+      auth: { signIn, completeSignIn },
+    });
+    await fillAndSubmit('doctor@example.com', 'right password');
+    const code = await screen.findByLabelText('Authentication code');
+    await user.type(code, '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('The code is incorrect.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Authentication code'), '123 456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Dashboard page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(completeSignIn).toHaveBeenLastCalledWith({ mfa_token: 'challenge-token', code: '123 456' });
   });
 });

@@ -15,6 +15,7 @@ import { ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
 import { parseRoleName, ROLE_VARIANT } from '../../../lib/roles';
 import { checkPortal } from '../api/check-portal';
+import { MfaCodeForm } from '../components/MfaCodeForm';
 
 const signInFormSchema = signinBodySchema.pick({ email: true, password: true });
 type SignInForm = z.input<typeof signInFormSchema>;
@@ -42,6 +43,11 @@ export function SignInPage() {
   const state = location.state as { role?: string; from?: string } | null;
   const role = parseRoleName(params.get('role')) ?? parseRoleName(state?.role) ?? 'Patient';
   const [error, setError] = useState<string | null>(null);
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+
+  async function goOn() {
+    await navigate(state?.from ?? PATHS.dashboard, { replace: true });
+  }
 
   const form = useForm<SignInForm, unknown, z.output<typeof signInFormSchema>>({
     resolver: zodResolver(signInFormSchema),
@@ -59,8 +65,12 @@ export function SignInPage() {
       return;
     }
     try {
-      await signIn(email, password, role);
-      await navigate(state?.from ?? PATHS.dashboard, { replace: true });
+      const result = await signIn(email, password, role);
+      if ('mfaToken' in result) {
+        setMfaToken(result.mfaToken);
+        return;
+      }
+      await goOn();
     } catch (err) {
       setError(failureMessage(err));
     }
@@ -80,27 +90,39 @@ export function SignInPage() {
             </Alert>
           )}
           {error && <Alert variant="danger">{error}</Alert>}
-          <Form noValidate onSubmit={(event) => void handleSubmit(event)}>
-            <TextField
-              id="signin-email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              registration={form.register('email')}
-              error={errors.email}
+          {mfaToken ? (
+            <MfaCodeForm
+              mfaToken={mfaToken}
+              variant={ROLE_VARIANT[role]}
+              onSignedIn={goOn}
+              onRestart={() => {
+                setMfaToken(null);
+                form.resetField('password');
+              }}
             />
-            <TextField
-              id="signin-password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              registration={form.register('password')}
-              error={errors.password}
-            />
-            <SubmitButton isBusy={isSubmitting} variant={ROLE_VARIANT[role]}>
-              Log In
-            </SubmitButton>
-          </Form>
+          ) : (
+            <Form noValidate onSubmit={(event) => void handleSubmit(event)}>
+              <TextField
+                id="signin-email"
+                label="Email"
+                type="email"
+                autoComplete="email"
+                registration={form.register('email')}
+                error={errors.email}
+              />
+              <TextField
+                id="signin-password"
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                registration={form.register('password')}
+                error={errors.password}
+              />
+              <SubmitButton isBusy={isSubmitting} variant={ROLE_VARIANT[role]}>
+                Log In
+              </SubmitButton>
+            </Form>
+          )}
           <div className="d-flex justify-content-between mt-3">
             <Link to={PATHS.resetPassword}>Reset Password</Link>
             <Link to={PATHS.signUp}>Sign Up</Link>

@@ -71,12 +71,14 @@ describe('SignUpPage', () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const signIn = vi.fn(() =>
       Promise.resolve({
-        uid: 'u',
-        email: 'e',
-        displayName: 'd',
-        role: 'Patient' as const,
-        email_verified: true,
-        mfa_enabled: false,
+        user: {
+          uid: 'u',
+          email: 'e',
+          displayName: 'd',
+          role: 'Patient' as const,
+          email_verified: true,
+          mfa_enabled: false,
+        },
       }),
     );
     const user = userEvent.setup();

@@ -8,6 +8,8 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { useProfile } from '../api/profile';
 import { ProfileEditForm } from '../components/ProfileEditForm';
 import { ProfileView } from '../components/ProfileView';
+// Account security lives with identity; the profile is where people look for it.
+import { TwoFactorSection } from '../../identity/components/TwoFactorSection';
 
 export function ProfilePage() {
   const profile = useProfile();
@@ -48,6 +50,7 @@ export function ProfilePage() {
           ) : (
             <PageSpinner label="Loading your profile…" />
           )}
+          {!isEditing && <TwoFactorSection />}
         </Card.Body>
       </Card>
     </Container>
