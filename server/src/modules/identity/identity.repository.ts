@@ -208,7 +208,12 @@ export async function insertPasswordToken(db: Queryable, token: typeof passwordT
 }
 
 /** A live (unused, unexpired) token of this purpose, without spending it. */
-export async function findLivePasswordToken(db: Queryable, tokenHash: string, purpose: TokenPurpose, now: Date) {
+export async function findLivePasswordToken(
+  db: Queryable,
+  tokenHash: string,
+  purpose: TokenPurpose,
+  now: Date,
+) {
   const [row] = await db
     .select({ id: passwordTokens.id, userId: passwordTokens.userId })
     .from(passwordTokens)
@@ -229,7 +234,10 @@ export async function updateTotp(
   userId: string,
   totp: Partial<{ totpSecret: string | null; totpEnabledAt: Date | null; totpLastStep: number | null }>,
 ) {
-  await db.update(users).set({ ...totp, updatedAt: new Date() }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ ...totp, updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }
 
 /** Records the time step of an accepted code; false when that step (or a later one) was used already. */
