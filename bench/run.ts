@@ -12,6 +12,7 @@ import { identityRows } from './identity.bench.js';
 import { imageListRows, makeWorkDir, thumbnailLatency, uploadThroughput } from './images.bench.js';
 import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
+import { twoFactorSignInFigures } from './two-factor.bench.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
 const workDir = makeWorkDir();
@@ -37,6 +38,7 @@ try {
   await radiologist.signIn('radiologist@example.com', 'demo-password');
   const crops = await pictureCropLatency(radiologist);
   const profiles = await profileRows(patient, radiologist, crops.url);
+  const signIns = await twoFactorSignInFigures(base);
 
   console.log(
     `\n${DURATION_SECONDS} s per row, ${CONNECTIONS} connections, ${os.cpus().length} cores, Node ${process.version}\n`,
@@ -58,6 +60,11 @@ try {
   console.log(
     `| PUT /api/user/profile with a 4000×3000 JPEG (${(crops.bytes / 1e6).toFixed(1)} MB) → 100×100 crop served, median of ${crops.count} | ${(crops.median * 1000).toFixed(0)} ms (max ${(crops.max * 1000).toFixed(0)} ms) |`,
   );
+  for (const figure of signIns) {
+    console.log(
+      `| ${figure.name}, ${CONNECTIONS} at a time | ${figure.perSecond.toFixed(0)} sign-ins/s, median ${figure.median.toFixed(0)} ms, p99 ${figure.p99.toFixed(0)} ms |`,
+    );
+  }
 } finally {
   await stopServers();
   fs.rmSync(dataDir, { recursive: true, force: true });
