@@ -28,12 +28,12 @@ try {
   const upload = await uploadThroughput(physician, workDir);
   const thumbnails = await thumbnailLatency(physician, demoPatientUid);
   const listRows = await imageListRows(physician);
-  const polling = await pollingRows(base);
+  const polling = await pollingRows(base, dataDir);
   const radiologists = await patient.json<{ radiologists: { uid: string }[] }>(
     'GET',
     '/api/user/radiologists',
   );
-  const invoices = await invoiceThroughput(base, physician, radiologists.radiologists[0]!.uid);
+  const invoices = await invoiceThroughput(base, dataDir, physician, radiologists.radiologists[0]!.uid);
   const radiologist = new Api(base);
   await radiologist.signIn('radiologist@example.com', 'demo-password');
   const crops = await pictureCropLatency(radiologist);

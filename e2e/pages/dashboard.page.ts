@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 
 export const DASHBOARD_CARDS = {
-  Patient: ['View Medical Images', 'Invoice History', 'Get Second Opinion'],
+  Patient: ['View Medical Images', 'Invoice History', 'Get Second Opinion', 'Access History'],
   Physician: ['View Patient List', 'Add Patient', 'Upload Image'],
   Radiologist: ['View Patients', 'View Notifications', 'View Profile'],
 } as const;

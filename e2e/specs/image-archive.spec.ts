@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { findLinkInOutbox } from '../../server/test/outbox.js';
 import {
   acceptDialogs,
   createPatientAccount,
-  dataDir,
   DEMO_PASSWORD,
   signInByApi,
   uniqueEmail,
+  waitForEmailLink,
 } from '../fixtures/accounts.js';
 import { SignInPage } from '../pages/sign-in.page.js';
 
@@ -46,10 +45,9 @@ test('a physician invites a patient and uploads an image with pausing; the patie
   await expect(doctor.getByRole('heading', { name: 'Iris Invitee' })).toBeVisible();
 
   // The patient opens the invitation, chooses a password and signs in.
-  let link: string | undefined;
-  await expect.poll(() => (link = findLinkInOutbox(dataDir(), email))).toMatch(/invite=1$/);
+  const link = await waitForEmailLink(email, /invite=1$/);
   const patient = await newPage(browser);
-  await patient.goto(link!);
+  await patient.goto(link);
   await expect(patient.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
   await patient.getByLabel('New password', { exact: true }).fill('iris password 1');
   await patient.getByLabel('Confirm new password').fill('iris password 1');

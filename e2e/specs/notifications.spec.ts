@@ -1,16 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
 
 test('a patient sees the bell count, reads a notification and marks it read', async ({ browser, page }) => {
   const account = await createPatientAccount(page);
   // The demo physician adds this patient, which notifies them.
   const doctor = await (await browser.newContext()).newPage();
   const { token } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
-  const added = await doctor.request.post('/api/auth/add-patient', {
-    data: { email: account.email },
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(added.status()).toBe(200);
+  await addPatientByApi(doctor, token, account);
 
   await signInByApi(page, account.email, account.password);
   await page.goto('/dashboard');

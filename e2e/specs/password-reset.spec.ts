@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { findLinkInOutbox } from '../../server/test/outbox.js';
-import { createPatientAccount, dataDir } from '../fixtures/accounts.js';
+import { createPatientAccount, waitForEmailLink } from '../fixtures/accounts.js';
 import { DashboardPage } from '../pages/dashboard.page.js';
 import { SignInPage } from '../pages/sign-in.page.js';
 
@@ -13,13 +12,8 @@ test('a user resets the password through the emailed link and signs in with the 
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Email Sent!')).toBeVisible();
 
-  // The outbox mailer writes the email off the request path; wait for it to appear.
-  let link: string | undefined;
-  await expect
-    .poll(() => (link = findLinkInOutbox(dataDir(), account.email)), { timeout: 10_000 })
-    .toMatch(/\/reset-password\?token=/);
-
-  await page.goto(link!);
+  const link = await waitForEmailLink(account.email, /\/reset-password\?token=/);
+  await page.goto(link);
   await page.getByLabel('New password', { exact: true }).fill('a brand new password');
   await page.getByLabel('Confirm new password').fill('a brand new password');
   await page.getByRole('button', { name: /Save|Set password|Continue/ }).click();

@@ -8,6 +8,7 @@ import {
   patientWithImageByApi,
   signInByApi,
   uniqueEmail,
+  waitForEmailLink,
 } from '../fixtures/accounts.js';
 import { ProfilePage } from '../pages/profile.page.js';
 import { SignInPage } from '../pages/sign-in.page.js';
@@ -123,9 +124,22 @@ test('a patient changes their email and signs in with the new one', async ({ pag
   await profile.submitEmail(newEmail, 'not my password');
   await expect(modal.getByText('Incorrect password')).toBeVisible();
   await profile.submitEmail(newEmail, account.password);
-  await expect(modal.getByText('Email updated successfully.')).toBeVisible();
+  await expect(modal.getByRole('alert')).toHaveText(
+    `We sent a link to ${newEmail}. Your email address changes when you open it.`,
+  );
   await modal.getByRole('button', { name: 'Close' }).first().click();
   await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText(account.email)).toBeVisible();
+
+  // The address changes only once the new one opens its link.
+  await page.goto(await waitForEmailLink(newEmail, /\/verify-email\?token=\S+&change=1$/));
+  await expect(
+    page.getByText(
+      'Your email address has been changed. Other browsers signed in to your account were signed out.',
+      { exact: true },
+    ),
+  ).toBeVisible();
+  await profile.open();
   await expect(page.getByText(newEmail)).toBeVisible();
 
   const oldSignIn = await page.request.post('/api/auth/signin', {

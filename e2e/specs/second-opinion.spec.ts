@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { findLinkInOutbox } from '../../server/test/outbox.js';
-import { acceptDialogs, dataDir, patientWithImageByApi, signInByApi } from '../fixtures/accounts.js';
+import { acceptDialogs, patientWithImageByApi, signInByApi, waitForEmailLink } from '../fixtures/accounts.js';
 
 const LAURA = 'laura.davis@radiology-archive.example';
 
@@ -42,9 +41,8 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   // Dr. Davis chooses a password through the reset email and signs in; the bell shows the request.
   const radiologist = await (await browser.newContext()).newPage();
   await radiologist.request.post('/api/auth/reset-password', { data: { email: LAURA } });
-  let link: string | undefined;
-  await expect.poll(() => (link = findLinkInOutbox(dataDir(), LAURA))).toBeTruthy();
-  const resetToken = new URL(link!).searchParams.get('token');
+  const link = await waitForEmailLink(LAURA, /\/reset-password\?token=/);
+  const resetToken = new URL(link).searchParams.get('token');
   await radiologist.request.post('/api/auth/reset-password/confirm', {
     data: { token: resetToken, password: 'laura password 1' },
   });

@@ -21,6 +21,7 @@ import { InvoicesPage } from '../features/payments/pages/InvoicesPage';
 import { PayPage } from '../features/payments/pages/PayPage';
 import { SecondOpinionPage } from '../features/payments/pages/SecondOpinionPage';
 import { ProfilePage } from '../features/profile/pages/ProfilePage';
+import { AccessHistoryPage } from '../features/access-history/pages/AccessHistoryPage';
 import { RequireAuth } from './RequireAuth';
 
 /** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
@@ -97,6 +98,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireAuth>
             <ProfilePage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: PATHS.accessHistory,
+        element: (
+          <RequireAuth>
+            <AccessHistoryPage />
           </RequireAuth>
         ),
       },

@@ -29,6 +29,7 @@ const CARDS: Record<RoleName, DashboardCard[]> = {
       text: 'Ask a radiologist of your choice to review an image.',
       to: PATHS.secondOpinion,
     },
+    { title: 'Access History', text: 'See who has viewed your records.', to: PATHS.accessHistory },
   ],
   Radiologist: [
     { title: 'View Patients', text: 'The patients who asked for your opinion.', to: PATHS.patients },
@@ -42,11 +43,13 @@ export function DashboardPage() {
   if (!user) {
     return <Navigate to={PATHS.home} replace />;
   }
+  const cards = CARDS[user.role];
   return (
     <Container className="py-5">
       <h1 className="mb-4">Welcome, {user.displayName || user.email}!</h1>
-      <Row xs={1} md={3} className="g-4">
-        {CARDS[user.role].map((card) => (
+      {/* Four cards sit two by two on medium screens rather than three and one. */}
+      <Row xs={1} md={cards.length === 4 ? 2 : 3} xl={cards.length} className="g-4">
+        {cards.map((card) => (
           <Col key={card.title}>
             <Card className="h-100 shadow-sm">
               <Card.Body className="d-flex flex-column">

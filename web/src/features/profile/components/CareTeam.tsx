@@ -1,5 +1,7 @@
+import { Link } from 'react-router';
 import { displayName, toRoleName, type StaffMember } from '@ra/shared';
 import { ProfilePicture } from '../../../components/ProfilePicture';
+import { PATHS } from '../../../lib/paths';
 
 /** A patient's physician and the radiologists they have paid. */
 export function CareTeam({ staff }: { staff: StaffMember[] }) {
@@ -25,6 +27,9 @@ export function CareTeam({ staff }: { staff: StaffMember[] }) {
           ))}
         </ul>
       )}
+      <p className="small mt-2 mb-0">
+        <Link to={PATHS.accessHistory}>See who has viewed your records</Link>
+      </p>
     </section>
   );
 }

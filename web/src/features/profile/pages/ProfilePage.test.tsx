@@ -141,6 +141,10 @@ describe('ProfilePage', () => {
     expect(members[0]).toHaveTextContent('Physician');
     expect(members[1]).toHaveTextContent('Dr. Rita Ray');
     expect(members[1]).toHaveTextContent('Radiologist');
+    expect(team.getByRole('link', { name: 'See who has viewed your records' })).toHaveAttribute(
+      'href',
+      '/access-history',
+    );
     expect(screen.getByRole('heading', { name: 'Ms. Paula Patient' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Bio' })).not.toBeInTheDocument();
     expect(screen.queryByText(OPTED_OUT)).not.toBeInTheDocument();
