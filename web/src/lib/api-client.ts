@@ -68,8 +68,6 @@ export interface RequestOptions {
   /** Send the bearer token and retry once after refreshing it (default true). */
   auth?: boolean;
   signal?: AbortSignal;
-  /** How the browser's HTTP cache may answer (fetch's `cache`); public lists are cacheable. */
-  cache?: RequestCache;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
@@ -86,7 +84,6 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     credentials: 'same-origin',
     signal: options.signal,
-    cache: options.cache,
   });
 }
 
