@@ -67,15 +67,13 @@ describe('Cache-Control', () => {
     expect(idle.headers['cache-control']).toBe('no-store');
   });
 
-  it('lets the public reference lists be cached briefly', async () => {
-    for (const url of [
-      '/api/hospital/hospitals',
-      '/api/user/radiologists',
-      '/api/user/meet-our-radiologists',
-    ]) {
+  it('lets the hospital list be cached briefly, never the radiologists (ratings must show at once)', async () => {
+    const hospitals = await get('/api/hospital/hospitals');
+    expect(hospitals.headers['cache-control']).toBe('public, max-age=60');
+    for (const url of ['/api/user/radiologists', '/api/user/meet-our-radiologists']) {
       const answer = await get(url);
       expect(answer.statusCode).toBe(200);
-      expect(answer.headers['cache-control']).toBe('public, max-age=60');
+      expect(answer.headers['cache-control']).toBe('no-store');
     }
   });
 });

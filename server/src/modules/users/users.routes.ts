@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { meetRadiologistListSchema, meSchema, radiologistListSchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
-import { PUBLIC_LIST_CACHE } from '../../plugins/security.js';
 import { toMe } from '../identity/identity.service.js';
 import * as users from './users.service.js';
 
@@ -17,18 +16,13 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
   r.get(
     '/api/user/meet-our-radiologists',
     { schema: { response: { 200: meetRadiologistListSchema } } },
-    async (_request, reply) => {
-      void reply.header('Cache-Control', PUBLIC_LIST_CACHE);
-      return { radiologists: await users.listMeetOurRadiologists(ctx) };
-    },
+    async () => ({ radiologists: await users.listMeetOurRadiologists(ctx) }),
   );
 
   r.get(
     '/api/user/radiologists',
     { schema: { response: { 200: radiologistListSchema } } },
-    async (_request, reply) => {
-      void reply.header('Cache-Control', PUBLIC_LIST_CACHE);
-      return { radiologists: await users.listRadiologists(ctx) };
-    },
+    // Not cacheable: a new rating or profile change must show at once (the default no-store).
+    async () => ({ radiologists: await users.listRadiologists(ctx) }),
   );
 }
