@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
 import { findPicture, setPictureCrop } from '../modules/users/profile.repository.js';
@@ -23,13 +24,14 @@ export function profilePictureJob(db: Db, storage: Storage): JobDefinition<Profi
       if (!picture?.pictureKey || picture.pictureId !== pictureId || picture.pictureCropKey) {
         return;
       }
-      const source = await storage.read(picture.pictureKey);
-      const crop = sharp({ failOn: 'none', limitInputPixels: MAX_PICTURE_PIXELS })
+      // Read whole, as the thumbnail job does: a read error fails the job, never the process.
+      const source = await buffer(await storage.read(picture.pictureKey));
+      const crop = sharp(source, { failOn: 'none', limitInputPixels: MAX_PICTURE_PIXELS })
         .rotate()
         .resize(PICTURE_CROP_SIZE, PICTURE_CROP_SIZE, { fit: 'cover', position: 'centre' })
         .webp({ quality: 82 });
       const key = pictureCropKey(pictureId);
-      await storage.putBuffer(key, await source.pipe(crop).toBuffer());
+      await storage.putBuffer(key, await crop.toBuffer());
       if (!(await setPictureCrop(db, userId, pictureId, key))) {
         await storage.delete(key);
       }

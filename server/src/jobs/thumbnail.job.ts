@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
 import { findImage, setThumbnail } from '../modules/images/images.repository.js';
@@ -21,12 +22,14 @@ export function thumbnailJob(db: Db, storage: Storage, maxPixels: number): JobDe
       if (!image || image.thumbnailKey) {
         return;
       }
-      const source = await storage.read(image.storageKey);
-      const resize = sharp({ failOn: 'none', limitInputPixels: maxPixels })
+      // Read whole (sharp buffers a stream anyway): a read error then fails the job instead of
+      // surfacing as an unhandled stream error that would take the process down.
+      const source = await buffer(await storage.read(image.storageKey));
+      const resize = sharp(source, { failOn: 'none', limitInputPixels: maxPixels })
         .rotate()
         .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 });
-      const thumbnail = await source.pipe(resize).toBuffer();
+      const thumbnail = await resize.toBuffer();
       const key = `thumbnails/${image.id}.webp`;
       await storage.putBuffer(key, thumbnail);
       await setThumbnail(db, image.id, key);
