@@ -113,7 +113,7 @@ export function TwoFactorSection({ isRequired = false }: { isRequired?: boolean 
     });
 
   return (
-    <section aria-labelledby="two-factor-title" className="mt-4">
+    <section aria-labelledby="two-factor-title" className="mt-4 pt-3 border-top">
       <h2 id="two-factor-title" className="h5">
         Two-factor sign-in
       </h2>
