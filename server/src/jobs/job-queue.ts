@@ -66,8 +66,19 @@ export async function startJobQueue(
     isWorking?: boolean;
   } = {},
 ): Promise<JobQueue> {
+  let isStopped = false;
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => database.executeSql(text, (values as unknown[] | undefined) ?? []) },
+    db: {
+      executeSql: async (text, values) => {
+        if (isStopped) {
+          // A job that outlived the graceful stop finishes after the database may be closed; its
+          // completion is dropped and the job, still active, expires and runs again (jobs are idempotent).
+          log.warn('job queue stopped: a late job update was dropped');
+          return { rows: [] };
+        }
+        return database.executeSql(text, (values as unknown[] | undefined) ?? []);
+      },
+    },
     schema: 'pgboss',
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
@@ -121,6 +132,7 @@ export async function startJobQueue(
     wake,
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      isStopped = true;
     },
   };
 }
