@@ -92,3 +92,23 @@ export function tusRequest(
     },
   });
 }
+
+/** A physician (or paid radiologist) uploads a small PNG for a patient through tus and upload-image; returns the image uid. */
+export async function uploadImageFor(
+  app: FastifyInstance,
+  token: string,
+  patientId: string,
+  notes = 'n',
+): Promise<string> {
+  const url = await uploadFile(app, token, await pngImage(40, 40));
+  const posted = await app.inject({
+    method: 'POST',
+    url: '/api/user/upload-image',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { patient: patientId, notes, url },
+  });
+  if (posted.statusCode !== 201) {
+    throw new Error(`upload-image failed: ${posted.statusCode} ${posted.body}`);
+  }
+  return posted.json<{ uid: string }>().uid;
+}

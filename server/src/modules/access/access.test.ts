@@ -8,7 +8,7 @@ import {
   createRadiologist,
   signIn,
 } from '../../../test/factories.js';
-import { pngImage, uploadFile } from '../../../test/uploads.js';
+import { pngImage, uploadFile, uploadImageFor } from '../../../test/uploads.js';
 import { users } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { canRead, requireRead } from './access.policy.js';
@@ -19,16 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function uploadFor(physicianToken: string, patientId: string): Promise<string> {
-  const url = await uploadFile(t.app, physicianToken, await pngImage(40, 40));
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/user/upload-image',
-    headers: bearer(physicianToken),
-    payload: { patient: patientId, notes: 'n', url },
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json().uid as string;
+function uploadFor(physicianToken: string, patientId: string): Promise<string> {
+  return uploadImageFor(t.app, physicianToken, patientId);
 }
 
 function get(token: string, url: string) {

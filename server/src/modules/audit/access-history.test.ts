@@ -7,7 +7,7 @@ import {
   createRadiologist,
   signIn,
 } from '../../../test/factories.js';
-import { pngImage, uploadFile } from '../../../test/uploads.js';
+import { uploadImageFor } from '../../../test/uploads.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;
@@ -18,15 +18,8 @@ let otherPatient: Person;
 let imageUid: string;
 let otherImageUid: string;
 
-async function uploadFor(patientId: string): Promise<string> {
-  const url = await uploadFile(t.app, physician.token, await pngImage(40, 40));
-  const posted = await t.app.inject({
-    method: 'POST',
-    url: '/api/user/upload-image',
-    headers: bearer(physician.token),
-    payload: { patient: patientId, notes: 'n', url },
-  });
-  return posted.json().uid;
+function uploadFor(patientId: string): Promise<string> {
+  return uploadImageFor(t.app, physician.token, patientId);
 }
 
 beforeAll(async () => {

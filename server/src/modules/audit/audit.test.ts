@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
-import { pngImage, uploadFile } from '../../../test/uploads.js';
+import { uploadImageFor } from '../../../test/uploads.js';
 import { auditLog } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { auditChange } from './audit.service.js';
@@ -46,14 +46,7 @@ describe('reads of patient data', () => {
     await linkPatient(db, person.id, doctor.id);
     physician = { id: doctor.id, token: (await signIn(t.app, doctor.email)).token };
     patient = { id: person.id, token: (await signIn(t.app, person.email)).token };
-    const url = await uploadFile(t.app, physician.token, await pngImage(40, 40));
-    const posted = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/upload-image',
-      headers: bearer(physician.token),
-      payload: { patient: patient.id, notes: 'n', url },
-    });
-    imageUid = posted.json().uid;
+    imageUid = await uploadImageFor(t.app, physician.token, patient.id);
   });
 
   const readsOf = (actorId: string) =>
