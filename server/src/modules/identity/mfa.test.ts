@@ -48,7 +48,15 @@ async function passwordStep(app: TestApp, email: string) {
 
 describe('enrolment', () => {
   it('refuses the anonymous caller and a wrong password', async () => {
-    expect((await post(t, '/api/auth/mfa/totp/setup', { password: 'x' })).statusCode).toBe(401);
+    for (const [url, body] of [
+      ['/api/auth/mfa/totp/setup', { password: 'x' }],
+      ['/api/auth/mfa/totp/enable', { code: '123456' }],
+      ['/api/auth/mfa/totp/disable', { password: 'x', code: '123456' }],
+    ] as const) {
+      const anonymous = await post(t, url, body);
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toEqual({ error: 'There was an error with your request.' });
+    }
     const user = await createRadiologist(t.database.db);
     const { token } = await signIn(t.app, user.email);
     const wrong = await post(t, '/api/auth/mfa/totp/setup', { password: 'wrong password' }, token);
