@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -5,7 +6,7 @@ import { bearer, createPatient, createPhysician, createRadiologist, signIn } fro
 import { pngImage, uploadFile } from '../../test/uploads.js';
 import { images, passwordTokens, users } from '../db/schema/index.js';
 import { linkPatient } from '../modules/patients/patients.repository.js';
-import type { JobSender } from './job-queue.js';
+import { startJobQueue, type JobSender } from './job-queue.js';
 import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 import { THUMBNAIL_JOB } from './thumbnail.job.js';
 import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
@@ -108,5 +109,20 @@ describe('work queued after a commit', () => {
       .from(passwordTokens)
       .where(eq(passwordTokens.userId, patient.id));
     expect(stored).toHaveLength(1);
+  });
+});
+
+describe('stopping the queue', () => {
+  it('lets a job that finishes after the stop report without touching the database', async () => {
+    const warnings: unknown[] = [];
+    const log = Object.create(t.app.log) as typeof t.app.log;
+    log.warn = (...args: unknown[]) => void warnings.push(args.at(-1));
+    const queue = await startJobQueue(t.database, [], log, { isWorking: false });
+    await queue.stop();
+    // What pg-boss does when a handler outlives the graceful stop: it completes the job late.
+    await expect(queue.boss.complete(THUMBNAIL_JOB, crypto.randomUUID())).resolves.toMatchObject({
+      affected: 0,
+    });
+    expect(warnings).toEqual(['job queue stopped: a late job update was dropped']);
   });
 });

@@ -73,8 +73,9 @@ export async function startJobQueue(
         if (isStopped) {
           // A job that outlived the graceful stop finishes after the database may be closed; its
           // completion is dropped and the job, still active, expires and runs again (jobs are idempotent).
+          // The answer reads as "no row changed" to pg-boss's complete/fail, the only late callers.
           log.warn('job queue stopped: a late job update was dropped');
-          return { rows: [] };
+          return { rows: [{ count: '0' }] };
         }
         return database.executeSql(text, (values as unknown[] | undefined) ?? []);
       },
