@@ -1,13 +1,39 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './vite-plugins/precompress.ts';
+import { prerenderPage } from './vite-plugins/prerender-page.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The server sends landing.html for `/`: the landing page paints before the scripts arrive.
+    prerenderPage({
+      render: 'src/prerender/landing-page-markup.tsx',
+      page: 'src/features/landing/pages/LandingPage.tsx',
+      output: 'landing.html',
+    }),
+    precompress(),
+  ],
+  css: {
+    preprocessorOptions: {
+      scss: {
+        // Bootstrap 5.3's SCSS predates the Sass module system: its warnings are not ours to fix.
+        quietDeps: true,
+        silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'],
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    // Source maps stay out of the deployable files unless asked for (WEB_SOURCEMAP=1).
+    sourcemap: process.env.WEB_SOURCEMAP === '1',
+    // dist/.vite/manifest.json maps each source module to its chunks; the bundle budget reads it.
+    manifest: true,
+  },
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],

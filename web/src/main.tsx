@@ -1,8 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'bootstrap/dist/css/bootstrap.min.css';
+import './bootstrap-subset.scss';
 import './styles.css';
 import { App } from './app/App';
+import { preloadCurrentPage } from './app/router';
+
+preloadCurrentPage();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

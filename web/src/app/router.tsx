@@ -1,132 +1,101 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PATHS } from '../lib/paths';
 import { Layout } from './layout/Layout';
-import { LandingPage } from '../features/landing/pages/LandingPage';
-import { SignInPage } from '../features/identity/pages/SignInPage';
-import { SignUpPage } from '../features/identity/pages/SignUpPage';
-import { ResetPasswordPage } from '../features/identity/pages/ResetPasswordPage';
-import { VerifyEmailPage } from '../features/identity/pages/VerifyEmailPage';
-import { TwoFactorPage } from '../features/identity/pages/TwoFactorPage';
-import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
-import { ContactPage } from '../features/info/pages/ContactPage';
-import { WorkPage } from '../features/info/pages/WorkPage';
-import { NotFoundPage } from '../features/info/pages/NotFoundPage';
-import { AddPatientPage } from '../features/patients/pages/AddPatientPage';
-import { PatientsPage } from '../features/patients/pages/PatientsPage';
-import { UploadPage } from '../features/images/pages/UploadPage';
-import { ImageLibraryPage } from '../features/images/pages/ImageLibraryPage';
-import { ImageViewPage } from '../features/images/pages/ImageViewPage';
-import { NotificationsPage } from '../features/notifications/pages/NotificationsPage';
-import { InvoicesPage } from '../features/payments/pages/InvoicesPage';
-import { PayPage } from '../features/payments/pages/PayPage';
-import { SecondOpinionPage } from '../features/payments/pages/SecondOpinionPage';
-import { ProfilePage } from '../features/profile/pages/ProfilePage';
-import { AccessHistoryPage } from '../features/access-history/pages/AccessHistoryPage';
+import { PageError } from './layout/PageError';
+import { lazyPage, type LazyPage } from './lazy-page';
 import { RequireAuth } from './RequireAuth';
 
-/** Every page of the app. Pages for signed-in users wrap their element in <RequireAuth>. */
-export const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: [
-      { path: PATHS.home, element: <LandingPage /> },
-      { path: PATHS.signIn, element: <SignInPage /> },
-      { path: PATHS.signUp, element: <SignUpPage /> },
-      { path: PATHS.resetPassword, element: <ResetPasswordPage /> },
-      { path: PATHS.verifyEmail, element: <VerifyEmailPage /> },
-      {
-        path: PATHS.twoFactor,
-        element: (
-          <RequireAuth>
-            <TwoFactorPage />
-          </RequireAuth>
-        ),
-      },
-      { path: PATHS.dashboard, element: <DashboardPage /> },
-      { path: PATHS.contact, element: <ContactPage /> },
-      { path: PATHS.work, element: <WorkPage /> },
-      {
-        path: PATHS.patients,
-        element: (
-          <RequireAuth>
-            <PatientsPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.addPatient,
-        element: (
-          <RequireAuth>
-            <AddPatientPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.upload,
-        element: (
-          <RequireAuth>
-            <UploadPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.imageLibrary,
-        element: (
-          <RequireAuth>
-            <ImageLibraryPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.imageView,
-        element: (
-          <RequireAuth>
-            <ImageViewPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.notifications,
-        element: (
-          <RequireAuth>
-            <NotificationsPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.profile,
-        element: (
-          <RequireAuth>
-            <ProfilePage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: PATHS.accessHistory,
-        element: (
-          <RequireAuth>
-            <AccessHistoryPage />
-          </RequireAuth>
-        ),
-      },
-      { path: PATHS.secondOpinion, element: <SecondOpinionPage /> },
-      {
-        path: PATHS.invoices,
-        element: (
-          <RequireAuth>
-            <InvoicesPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/pay/:uid',
-        element: (
-          <RequireAuth>
-            <PayPage />
-          </RequireAuth>
-        ),
-      },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+const LandingPage = lazyPage(() => import('../features/landing/pages/LandingPage'), 'LandingPage');
+const SignInPage = lazyPage(() => import('../features/identity/pages/SignInPage'), 'SignInPage');
+const SignUpPage = lazyPage(() => import('../features/identity/pages/SignUpPage'), 'SignUpPage');
+const ResetPasswordPage = lazyPage(
+  () => import('../features/identity/pages/ResetPasswordPage'),
+  'ResetPasswordPage',
+);
+const VerifyEmailPage = lazyPage(
+  () => import('../features/identity/pages/VerifyEmailPage'),
+  'VerifyEmailPage',
+);
+const TwoFactorPage = lazyPage(() => import('../features/identity/pages/TwoFactorPage'), 'TwoFactorPage');
+const DashboardPage = lazyPage(() => import('../features/dashboard/pages/DashboardPage'), 'DashboardPage');
+const ContactPage = lazyPage(() => import('../features/info/pages/ContactPage'), 'ContactPage');
+const WorkPage = lazyPage(() => import('../features/info/pages/WorkPage'), 'WorkPage');
+const NotFoundPage = lazyPage(() => import('../features/info/pages/NotFoundPage'), 'NotFoundPage');
+const AddPatientPage = lazyPage(() => import('../features/patients/pages/AddPatientPage'), 'AddPatientPage');
+const PatientsPage = lazyPage(() => import('../features/patients/pages/PatientsPage'), 'PatientsPage');
+const UploadPage = lazyPage(() => import('../features/images/pages/UploadPage'), 'UploadPage');
+const ImageLibraryPage = lazyPage(
+  () => import('../features/images/pages/ImageLibraryPage'),
+  'ImageLibraryPage',
+);
+const ImageViewPage = lazyPage(() => import('../features/images/pages/ImageViewPage'), 'ImageViewPage');
+const NotificationsPage = lazyPage(
+  () => import('../features/notifications/pages/NotificationsPage'),
+  'NotificationsPage',
+);
+const InvoicesPage = lazyPage(() => import('../features/payments/pages/InvoicesPage'), 'InvoicesPage');
+const PayPage = lazyPage(() => import('../features/payments/pages/PayPage'), 'PayPage');
+const SecondOpinionPage = lazyPage(
+  () => import('../features/payments/pages/SecondOpinionPage'),
+  'SecondOpinionPage',
+);
+const ProfilePage = lazyPage(() => import('../features/profile/pages/ProfilePage'), 'ProfilePage');
+const AccessHistoryPage = lazyPage(
+  () => import('../features/access-history/pages/AccessHistoryPage'),
+  'AccessHistoryPage',
+);
+
+interface PageRoute {
+  path: string;
+  Page: LazyPage;
+  /** The page needs a signed-in user; a visitor is sent to sign in first. */
+  isSignedInOnly?: boolean;
+}
+
+/** Every page of the app, each loaded on first use. */
+const PAGE_ROUTES: PageRoute[] = [
+  { path: PATHS.home, Page: LandingPage },
+  { path: PATHS.signIn, Page: SignInPage },
+  { path: PATHS.signUp, Page: SignUpPage },
+  { path: PATHS.resetPassword, Page: ResetPasswordPage },
+  { path: PATHS.verifyEmail, Page: VerifyEmailPage },
+  { path: PATHS.twoFactor, Page: TwoFactorPage, isSignedInOnly: true },
+  { path: PATHS.dashboard, Page: DashboardPage },
+  { path: PATHS.contact, Page: ContactPage },
+  { path: PATHS.work, Page: WorkPage },
+  { path: PATHS.patients, Page: PatientsPage, isSignedInOnly: true },
+  { path: PATHS.addPatient, Page: AddPatientPage, isSignedInOnly: true },
+  { path: PATHS.upload, Page: UploadPage, isSignedInOnly: true },
+  { path: PATHS.imageLibrary, Page: ImageLibraryPage, isSignedInOnly: true },
+  { path: PATHS.imageView, Page: ImageViewPage, isSignedInOnly: true },
+  { path: PATHS.notifications, Page: NotificationsPage, isSignedInOnly: true },
+  { path: PATHS.profile, Page: ProfilePage, isSignedInOnly: true },
+  { path: PATHS.accessHistory, Page: AccessHistoryPage, isSignedInOnly: true },
+  { path: PATHS.secondOpinion, Page: SecondOpinionPage },
+  { path: PATHS.invoices, Page: InvoicesPage, isSignedInOnly: true },
+  { path: '/pay/:uid', Page: PayPage, isSignedInOnly: true },
+  { path: '*', Page: NotFoundPage },
+];
+
+function toRoute({ path, Page, isSignedInOnly }: PageRoute): RouteObject {
+  return {
+    path,
+    element: isSignedInOnly ? (
+      <RequireAuth>
+        <Page />
+      </RequireAuth>
+    ) : (
+      <Page />
+    ),
+    // Inside the layout: the header stays, and the visitor is told how to recover.
+    errorElement: <PageError />,
+  };
+}
+
+export const router = createBrowserRouter([{ element: <Layout />, children: PAGE_ROUTES.map(toRoute) }]);
+
+/** Starts fetching the code of the page at the current address while the session is being checked. */
+export function preloadCurrentPage(): void {
+  const path = router.state.matches.at(-1)?.route.path;
+  PAGE_ROUTES.find((route) => route.path === path)?.Page.preload();
+}

@@ -1,19 +1,38 @@
-import { Outlet, useLocation } from 'react-router';
+import { Suspense, useLayoutEffect } from 'react';
+import { Outlet, useLocation, useMatches } from 'react-router';
 import { BARE_PATHS } from '../../lib/paths';
-import { Footer } from './Footer';
-import { NavBar } from './NavBar';
+import { PageSpinner } from '../../components/PageSpinner';
 import { ConfirmEmailBanner } from '../../features/identity/components/ConfirmEmailBanner';
+import { showAppInPlaceOfPrerenderedPage } from '../prerendered-page';
+import { AccountMenu } from './AccountMenu';
+import { NavBar } from './NavBar';
+import { PageFrame } from './PageFrame';
+
+/** Rendered with the page, so the app replaces a prerendered copy only once it shows a page. */
+function PageShown() {
+  useLayoutEffect(showAppInPlaceOfPrerenderedPage, []);
+  return null;
+}
 
 export function Layout() {
   const { pathname } = useLocation();
+  // One boundary per page: moving to a page whose code is still loading shows the spinner at once
+  // (a boundary that already shows a page would keep the old page on screen instead).
+  const pageId = useMatches().at(-1)?.id;
+  const header = !BARE_PATHS.includes(pathname) && (
+    <>
+      <NavBar>
+        <AccountMenu />
+      </NavBar>
+      <ConfirmEmailBanner />
+    </>
+  );
   return (
-    <div className="d-flex flex-column min-vh-100">
-      {!BARE_PATHS.includes(pathname) && <NavBar />}
-      {!BARE_PATHS.includes(pathname) && <ConfirmEmailBanner />}
-      <main className="flex-grow-1">
+    <PageFrame header={header}>
+      <Suspense key={pageId} fallback={<PageSpinner label="Loading page…" />}>
         <Outlet />
-      </main>
-      <Footer />
-    </div>
+        <PageShown />
+      </Suspense>
+    </PageFrame>
   );
 }

@@ -1,17 +1,14 @@
+import type { ReactNode } from 'react';
 import Container from 'react-bootstrap/Container';
-import Nav from 'react-bootstrap/Nav';
-import NavDropdown from 'react-bootstrap/NavDropdown';
 import Navbar from 'react-bootstrap/Navbar';
-import { LinkButton } from '../../components/LinkButton';
 import { Link } from 'react-router';
-import { ROLE_NAMES } from '@ra/shared';
 import { PATHS } from '../../lib/paths';
-import { ROLE_VARIANT } from '../../lib/roles';
-import { NotificationBell } from '../../features/notifications/components/NotificationBell';
-import { useAuth } from '../auth/auth-context';
 
-export function NavBar() {
-  const { user, signOut } = useAuth();
+/**
+ * The navigation bar: the brand, and on the right `children` (the account menu). The prerendered
+ * landing page leaves the right side empty, since who is signed in is known only in the browser.
+ */
+export function NavBar({ children }: { children?: ReactNode }) {
   return (
     <Navbar expand="md" bg="light" className="border-bottom" as="header">
       <Container>
@@ -20,42 +17,7 @@ export function NavBar() {
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-navigation" />
         <Navbar.Collapse id="main-navigation" className="justify-content-end">
-          {user ? (
-            <Nav className="align-items-md-center gap-2">
-              <Navbar.Text className={`fw-semibold text-${ROLE_VARIANT[user.role]}`}>
-                {user.role} Portal
-              </Navbar.Text>
-              <NotificationBell />
-              <NavDropdown title={user.displayName || user.email} id="user-menu" align="end">
-                <NavDropdown.Item as={Link} to={PATHS.dashboard}>
-                  Dashboard
-                </NavDropdown.Item>
-                <NavDropdown.Item as={Link} to={PATHS.profile}>
-                  Profile
-                </NavDropdown.Item>
-                <NavDropdown.Item as={Link} to={PATHS.notifications}>
-                  Notifications
-                </NavDropdown.Item>
-                <NavDropdown.Divider />
-                <NavDropdown.Item as="button" onClick={() => void signOut()}>
-                  Log Out
-                </NavDropdown.Item>
-              </NavDropdown>
-            </Nav>
-          ) : (
-            <Nav className="align-items-md-center gap-2">
-              <NavDropdown title="Log In" id="login-menu" align="end">
-                {ROLE_NAMES.map((role) => (
-                  <NavDropdown.Item key={role} as={Link} to={`${PATHS.signIn}?role=${role}`} state={{ role }}>
-                    {role}
-                  </NavDropdown.Item>
-                ))}
-              </NavDropdown>
-              <LinkButton to={PATHS.signUp} variant="primary">
-                Sign up
-              </LinkButton>
-            </Nav>
-          )}
+          {children}
         </Navbar.Collapse>
       </Container>
     </Navbar>
