@@ -60,9 +60,17 @@ describe('Cache-Control', () => {
     expect(idle.headers['cache-control']).toBe('no-store');
   });
 
-  it('lets the hospital list be cached briefly, never the radiologists (ratings must show at once)', async () => {
+  it('lets the hospital list be stored but revalidated by ETag, never the radiologists (ratings must show at once)', async () => {
     const hospitals = await get('/api/hospital/hospitals');
-    expect(hospitals.headers['cache-control']).toBe('public, max-age=60');
+    expect(hospitals.headers['cache-control']).toBe('public, no-cache');
+    const etag = hospitals.headers.etag as string;
+    expect(etag).toMatch(/^"h[\w-]+"$/);
+    const revalidated = await get('/api/hospital/hospitals', undefined, { 'if-none-match': etag });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect((await get('/api/hospital/hospitals', undefined, { 'if-none-match': '"h-old"' })).statusCode).toBe(
+      200,
+    );
     for (const url of ['/api/user/radiologists', '/api/user/meet-our-radiologists']) {
       const answer = await get(url);
       expect(answer.statusCode).toBe(200);

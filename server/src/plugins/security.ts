@@ -1,31 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 
-/** Public reference lists (no patient data) may be kept briefly by browsers and shared caches. */
-export const PUBLIC_LIST_CACHE = 'public, max-age=60';
+/**
+ * Public reference lists (no patient data) may be stored by browsers and shared caches, but are
+ * revalidated on every use (a 304 by ETag), so an addition shows at once.
+ */
+export const PUBLIC_LIST_CACHE = 'public, no-cache';
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // React and Bootstrap set inline style attributes (positions, progress widths); no inline scripts.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // React and Bootstrap set inline style attributes (positions, progress widths); no inline scripts.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
     },
-    // HSTS only makes sense over https; it is added below when the request came that way.
-    strictTransportSecurity: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
+  },
+  // HSTS only makes sense over https; it is added below when the request came that way.
+  strictTransportSecurity: false,
+  referrerPolicy: { policy: 'no-referrer' },
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers helmet sets with HELMET_OPTIONS, worked out once: they do not depend on the request,
+ * and building helmet's middleware for every request cost more than a cached API answer.
+ */
+function securityHeaders(): [string, string][] {
+  const headers = new Map<string, string>();
+  const collector = {
+    setHeader: (name: string, value: string) => headers.set(name, value),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
+  return [...headers];
+}
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  const headers = securityHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    // On the raw response, so answers that tus writes itself carry them too.
+    for (const [name, value] of headers) {
+      reply.raw.setHeader(name, value);
+    }
+    done();
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') {
