@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, createMailTransport } from './lib/mailer.js';
 import './lib/sharp-setup.js';
-import { TtlCache } from './lib/ttl-cache.js';
+import { ChangeFeed } from './db/change-feed.js';
+import { SharedCache } from './db/shared-cache.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
@@ -25,14 +26,25 @@ import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js'
 import { serializeError } from './lib/log-redaction.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { SigningKeys } from './modules/identity/signing-keys.js';
+import { createReadAuditWriter } from './modules/audit/audit.service.js';
 import { registerRoutes } from './routes.js';
 import { findExposedDemoAccounts } from './seed/demo-exposure.js';
 
-/** Within the contract's 30 seconds for a revocation to reach every instance. */
+/**
+ * Session entries also carry the user's name and flags, which change without a message; a
+ * revocation reaches every instance through the change feed at once.
+ */
 const SESSION_CACHE_MS = 10_000;
-const HOSPITAL_CACHE_MS = 10_000;
+/** Changes arrive through the change feed; the TTL only bounds what a missed message could cost. */
+const SHARED_LIST_CACHE_MS = 10 * 60_000;
+const NOTIFICATION_VERSIONS_MAX = 100_000;
+/** Up to 50 messages each: a few tens of megabytes at most. */
+const NOTIFICATION_LISTS_MAX = 2_000;
 
 export interface BuildAppOptions {
   config: Config;
@@ -68,11 +80,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? loggerOptions(config.logLevel),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
 
   const mailTransport = createMailTransport({
@@ -104,6 +117,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
     },
   };
+  const changes = new ChangeFeed();
+  await changes.start(database);
   const mailer = createMailer(
     {
       // The message id is the job id, so storing a message twice stores one job.
@@ -119,13 +134,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer,
     keys,
     log: app.log,
-    sessionCache: new TtlCache(SESSION_CACHE_MS),
-    hospitalCache: new TtlCache(HOSPITAL_CACHE_MS),
+    sessionCache: new SharedCache(changes, 'sessions', { ttlMs: SESSION_CACHE_MS }),
+    hospitalCache: new SharedCache(changes, 'hospitals', { ttlMs: SHARED_LIST_CACHE_MS }),
+    notificationVersions: new SharedCache(changes, 'notifications', {
+      ttlMs: SHARED_LIST_CACHE_MS,
+      maxEntries: NOTIFICATION_VERSIONS_MAX,
+    }),
+    notificationLists: new SharedCache(changes, 'notifications', {
+      ttlMs: SHARED_LIST_CACHE_MS,
+      maxEntries: NOTIFICATION_LISTS_MAX,
+    }),
     storage,
     tusDir: path.join(config.storageDir, 'uploads'),
     fileUrlSecret,
     jobs,
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
+    readAudit: createReadAuditWriter(database.db),
     refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
   };
   app.decorate('ctx', ctx);
@@ -153,8 +177,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerInputGuards(app);
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(cookie);
+  await registerCompression(app);
   await registerRateLimit(app);
   registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
   await registerWebApp(app, config.webDistDir);
@@ -162,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Queued emails stay in the database for the next instance; nothing to drain here.
     mailer.close();
     await running.queue?.stop();
+    await changes.close();
   });
   return app;
 }

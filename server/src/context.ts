@@ -2,14 +2,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
-import type { TtlCache } from './lib/ttl-cache.js';
-import type { Hospital } from '@ra/shared';
+import type { SharedCache } from './db/shared-cache.js';
+import type { GroupCommit } from './lib/group-commit.js';
+import type { AuditEntry } from './modules/audit/audit.service.js';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { RefusedDemoSignIns } from './seed/demo-exposure.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
+import type { TaggedHospitalList } from './modules/hospitals/hospitals.service.js';
+import type { TaggedNotifications } from './modules/notifications/notifications.service.js';
 
 /** What services need from the outside world; built once in buildApp. */
 export interface AppContext {
@@ -18,10 +21,14 @@ export interface AppContext {
   mailer: Mailer;
   keys: SigningKeys;
   log: FastifyBaseLogger;
-  /** Live sessions by id, for a few seconds; revocations here delete their entry at once. */
-  sessionCache: TtlCache<string, SessionUser>;
-  /** The hospital list changes rarely; it is read from the database at most every few seconds. */
-  hospitalCache: TtlCache<'all', Hospital[]>;
+  /** Live sessions by id, for a few seconds; a revocation on any instance drops its entry at once. */
+  sessionCache: SharedCache<SessionUser>;
+  /** The hospital list (key `all`), until any process adds a hospital. */
+  hospitalCache: SharedCache<TaggedHospitalList>;
+  /** Each user's notifications version (the polling ETag), until any process changes it. */
+  notificationVersions: SharedCache<number>;
+  /** The newest notifications of the users polling most recently, until any process changes them. */
+  notificationLists: SharedCache<TaggedNotifications>;
   storage: Storage;
   /** Where tus keeps uploads until they are claimed. */
   tusDir: string;
@@ -30,6 +37,8 @@ export interface AppContext {
   jobs: JobSender;
   /** The sandbox, or Stripe when STRIPE_SECRET_KEY is set. */
   payments: PaymentProvider;
+  /** Writes read audit rows; concurrent requests share statements (audit.service.ts). */
+  readAudit: GroupCommit<AuditEntry>;
   /** Demo accounts whose published password may not sign in here (the server listens beyond loopback). */
   refusedDemoSignIns: RefusedDemoSignIns;
 }

@@ -12,6 +12,8 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   database: Database;
+  /** The PostgreSQL database's URL; undefined on in-memory PGlite. */
+  databaseUrl: string | undefined;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -22,7 +24,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { jobPollingSeconds?: number; isWorkingJobs?: boolean } = {},
+  options: {
+    jobPollingSeconds?: number;
+    isWorkingJobs?: boolean;
+    /** A second instance on that app's PostgreSQL database (it stays that app's to drop). */
+    besides?: TestApp;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
   const config = loadConfig({
@@ -33,7 +40,10 @@ export async function createTestApp(
     AUTH_RATE_LIMIT_PER_EMAIL: '10000',
     ...env,
   });
-  const { database, dropDatabase } = await openTestDatabase();
+  const besidesUrl = options.besides?.databaseUrl;
+  const { database, databaseUrl, dropDatabase } = besidesUrl
+    ? { database: openPostgres(besidesUrl, 4), databaseUrl: besidesUrl, dropDatabase: async () => undefined }
+    : await openTestDatabase();
   await database.migrate();
   const app = await buildApp({
     config,
@@ -47,6 +57,7 @@ export async function createTestApp(
     app,
     config,
     database,
+    databaseUrl,
     dataDir,
     close: async () => {
       await app.close();
@@ -57,10 +68,18 @@ export async function createTestApp(
   };
 }
 
-async function openTestDatabase(): Promise<{ database: Database; dropDatabase: () => Promise<void> }> {
+async function openTestDatabase(): Promise<{
+  database: Database;
+  databaseUrl: string | undefined;
+  dropDatabase: () => Promise<void>;
+}> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    return { database: await openPglite(undefined), dropDatabase: async () => undefined };
+    return {
+      database: await openPglite(undefined),
+      databaseUrl: undefined,
+      dropDatabase: async () => undefined,
+    };
   }
   const name = `ra_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -71,6 +90,7 @@ async function openTestDatabase(): Promise<{ database: Database; dropDatabase: (
   url.pathname = `/${name}`;
   return {
     database: openPostgres(url.toString(), 4),
+    databaseUrl: url.toString(),
     dropDatabase: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

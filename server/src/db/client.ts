@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import type { ChangeListener } from './change-feed.js';
 
 export type Schema = typeof schema;
 /** The query API both drivers share; services and repositories only see this. */
@@ -25,11 +26,15 @@ export interface Database {
   close(): Promise<void>;
   /** Raw SQL for libraries that bring their own (the job queue); several statements when `values` is empty. */
   executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  /** LISTENs on `channels` until the returned function is called (change-feed.ts). */
+  listen(channels: string[], listener: ChangeListener): Promise<() => Promise<void>>;
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 /** Serialises migrations when several server instances start against one PostgreSQL. */
 const MIGRATION_LOCK_ID = 7_270_001;
+/** How long the change feed waits before reconnecting a lost listening connection. */
+const RELISTEN_DELAY_MS = 1_000;
 
 /** Opens PGlite in a folder (`dataDir`) or in memory (`undefined`). */
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -55,6 +60,71 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
+    listen: async (channels, listener) => {
+      // One process owns an embedded database: its notifications never travel a connection.
+      const stops = await Promise.all(
+        channels.map((channel) => client.listen(channel, (payload) => listener.onMessage(channel, payload))),
+      );
+      return async () => {
+        await Promise.all(stops.map((stop) => stop()));
+      };
+    },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs on `channels`; when it is lost the listener hears so, and
+ * a new one is opened until that succeeds.
+ */
+async function listenOnPostgres(
+  url: string,
+  channels: string[],
+  listener: ChangeListener,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let isStopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => listener.onMessage(message.channel, message.payload ?? ''));
+    const lost = () => {
+      if (client !== next || isStopped) {
+        return;
+      }
+      client = undefined;
+      listener.onLost();
+      retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      for (const channel of channels) {
+        await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      }
+    } catch (err) {
+      await next.end().catch(() => undefined);
+      throw err;
+    }
+    client = next;
+  };
+  const reconnect = () => {
+    connect().then(
+      () => listener.onRestored(),
+      () => {
+        if (!isStopped) {
+          retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+        }
+      },
+    );
+  };
+
+  await connect();
+  return async () => {
+    isStopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }
 
@@ -88,6 +158,7 @@ export function openPostgres(url: string, poolSize: number): Database {
     },
     close: () => pool.end(),
     executeSql: async (text, values) => ({ rows: (await pool.query(text, values)).rows as unknown[] }),
+    listen: (channels, listener) => listenOnPostgres(url, channels, listener),
   };
 }
 

@@ -4,6 +4,7 @@ import { hospitalListSchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { PUBLIC_LIST_CACHE } from '../../plugins/security.js';
 import * as hospitals from './hospitals.service.js';
+import { replyIfNotModified } from '../../lib/not-modified.js';
 
 export function hospitalsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app
@@ -11,11 +12,10 @@ export function hospitalsRoutes(app: FastifyInstance, ctx: AppContext): void {
     .get(
       '/api/hospital/hospitals',
       { schema: { response: { 200: hospitalListSchema } } },
-      async (_request, reply) => {
-        void reply.header('Cache-Control', PUBLIC_LIST_CACHE);
-        return {
-          hospitals: (await ctx.hospitalCache.getOrLoad('all', () => hospitals.listHospitals(ctx.db))) ?? [],
-        };
+      async (request, reply) => {
+        const list = (await ctx.hospitalCache.getOrLoad('all', () => hospitals.listHospitalsTagged(ctx.db)))!;
+        void reply.header('Cache-Control', PUBLIC_LIST_CACHE).header('ETag', list.etag);
+        return replyIfNotModified(request, reply, list.etag) ?? { hospitals: list.hospitals };
       },
     );
 }

@@ -102,7 +102,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       // Signed in here too? That browser stays signed in after an email change; all others end.
       const keepSessionId = (await optionalUser(ctx, request))?.sessionId;
       const outcome = await useEmailLink(ctx, request.body.token, { keepSessionId, ip: request.ip });
-      identity.forgetSessions(ctx, outcome.revoked);
+      await identity.forgetSessions(ctx, outcome.revoked);
       // Sessions carry whether the address is confirmed: the next request must see the change.
       await identity.forgetUserSessions(ctx, outcome.userId);
       return { success: true as const };

@@ -13,6 +13,8 @@ import {
   type signupBodySchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
+import { announceChange } from '../../db/change-feed.js';
+import type { Queryable } from '../../db/client.js';
 import { InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import { randomSecret, sha256 } from '../../lib/secrets.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
@@ -155,16 +157,31 @@ export async function startSession(ctx: AppContext, user: UserLike): Promise<Iss
   return { auth: await issueAccessToken(ctx, user, session.id), cookieSecret };
 }
 
-/** Drops sessions from this instance's cache at once (others drop them when their entry expires). */
-export function forgetSessions(ctx: AppContext, revoked: { id: string }[]): void {
+/**
+ * Drops sessions from this instance's cache at once and tells every other instance to (when `db`
+ * is a transaction, once it commits).
+ */
+export async function forgetSessions(
+  ctx: AppContext,
+  revoked: { id: string }[],
+  db: Queryable = ctx.db,
+): Promise<void> {
+  if (revoked.length === 0) {
+    return;
+  }
   for (const session of revoked) {
     ctx.sessionCache.delete(session.id);
   }
+  await announceChange(
+    db,
+    'sessions',
+    revoked.map((session) => session.id),
+  );
 }
 
 /** After a change to what sessions carry (a confirmed address, two-factor sign-in), reload them. */
 export async function forgetUserSessions(ctx: AppContext, userId: string): Promise<void> {
-  forgetSessions(ctx, await repo.listLiveSessionIds(ctx.db, userId, new Date()));
+  await forgetSessions(ctx, await repo.listLiveSessionIds(ctx.db, userId, new Date()));
 }
 
 export async function signOut(ctx: AppContext, cookieSecret: string | undefined): Promise<void> {
@@ -177,7 +194,7 @@ export async function signOut(ctx: AppContext, cookieSecret: string | undefined)
       const retired = await repo.findRetiredSecret(ctx.db, secretHash);
       revoked = retired ? await repo.revokeSession(ctx.db, retired.sessionId, now) : [];
     }
-    forgetSessions(ctx, revoked);
+    await forgetSessions(ctx, revoked);
   }
 }
 
@@ -229,6 +246,6 @@ export async function confirmPasswordReset(ctx: AppContext, token: string, passw
     await repo.markEmailVerified(tx, used.userId, now);
     // Whoever chose this password is the owner now: no other reset or invitation link stays usable.
     await repo.expirePasswordTokens(tx, used.userId, now, ['reset', 'invite']);
-    forgetSessions(ctx, await repo.revokeUserSessions(tx, used.userId, now));
+    await forgetSessions(ctx, await repo.revokeUserSessions(tx, used.userId, now), tx);
   });
 }

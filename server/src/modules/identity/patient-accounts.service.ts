@@ -38,7 +38,7 @@ export async function reclaimUnverifiedPatient(
     return undefined;
   }
   await repo.expirePasswordTokens(db, userId, now);
-  forgetSessions(ctx, await repo.revokeUserSessions(db, userId, now));
+  await forgetSessions(ctx, await repo.revokeUserSessions(db, userId, now), db);
   return account;
 }
 

@@ -78,7 +78,7 @@ export async function refreshSession(
     case 'refused':
       throw sessionExpired();
     case 'revoke':
-      forgetSessions(ctx, await repo.revokeSession(ctx.db, outcome.sessionId, now));
+      await forgetSessions(ctx, await repo.revokeSession(ctx.db, outcome.sessionId, now));
       throw sessionExpired();
     case 'grace':
     case 'rotated': {
@@ -109,7 +109,7 @@ export async function checkSessionActivity(
     const fresh = await repo.findLiveSession(ctx.db, sessionId, now);
     lastUsedAt = fresh?.lastUsedAt ?? lastUsedAt;
     if (now.getTime() - lastUsedAt.getTime() > idleLimitMs(ctx)) {
-      forgetSessions(ctx, await repo.revokeSession(ctx.db, sessionId, now));
+      await forgetSessions(ctx, await repo.revokeSession(ctx.db, sessionId, now));
       return false;
     }
     user.lastUsedAt = lastUsedAt;

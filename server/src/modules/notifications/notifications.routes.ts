@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import * as notifications from './notifications.service.js';
+import { replyIfNotModified } from '../../lib/not-modified.js';
 
 export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -24,16 +25,17 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
       // 204 and 304 carry no body, so they are outside the typed response schema.
       const reply = typedReply as FastifyReply;
       const user = currentUser(request);
-      // One small read decides whether anything changed since the client's copy.
-      const tag = await notifications.notificationsTag(ctx, user.id);
       // Messages name patients, so no copy is kept; a client that sends the ETag back still gets 304.
-      void reply.header('ETag', tag).header('Cache-Control', 'no-store');
-      if (request.headers['if-none-match'] === tag) {
-        // No body at all: a 304 with one would break keep-alive clients.
-        return reply.status(304).removeHeader('content-type').send();
+      void reply.header('Cache-Control', 'no-store');
+      // The version alone (kept in memory until it changes) decides whether anything changed.
+      const tag = await notifications.notificationsTag(ctx, user.id);
+      const notModified = replyIfNotModified(request, reply, tag);
+      if (notModified) {
+        return notModified;
       }
-      const list = await notifications.listNotifications(ctx, user.id);
-      return list.length === 0 ? reply.status(204).send() : list;
+      const current = await notifications.currentNotifications(ctx, user.id);
+      void reply.header('ETag', current.tag);
+      return current.list.length === 0 ? reply.status(204).send() : current.list;
     },
   );
 

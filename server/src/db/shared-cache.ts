@@ -1,0 +1,55 @@
+import { TtlCache } from '../lib/ttl-cache.js';
+import type { ChangeFeed, ChangeTopic } from './change-feed.js';
+
+/**
+ * An in-process cache of database reads that every process can invalidate through the change
+ * feed (`announceChange`), so an entry never outlives a committed change by more than the
+ * message's delivery. The TTL is only a safety net.
+ */
+export class SharedCache<V> {
+  private readonly entries: TtlCache<string, V>;
+  /** Bumped by every invalidation, so a load that raced one does not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    topic: ChangeTopic,
+    options: { ttlMs: number; maxEntries?: number },
+  ) {
+    this.entries = new TtlCache(options.ttlMs, options.maxEntries);
+    feed.on(topic, (keys) => {
+      if (keys === null) {
+        this.clear();
+      } else {
+        keys.forEach((key) => this.delete(key));
+      }
+    });
+  }
+
+  async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    if (!this.feed.isLive) {
+      return load();
+    }
+    const cached = this.entries.get(key);
+    if (cached !== undefined) {
+      return cached;
+    }
+    const generation = this.generation;
+    const value = await load();
+    if (value !== undefined && generation === this.generation && this.feed.isLive) {
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  /** Drops the entry in this process at once (other processes learn it from the feed). */
+  delete(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
