@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, invoices, patientPhysicians, users } from '../../db/schema/index.js';
 
 /**
@@ -82,7 +83,7 @@ export async function readableItemIds(
   const rows = await db
     .select({ id: archiveItems.id })
     .from(archiveItems.table)
-    .where(and(inArray(archiveItems.id, itemIds), itemReadableBy(viewer)));
+    .where(and(isAnyUuidOf(archiveItems.id, itemIds), itemReadableBy(viewer)));
   return new Set(rows.map((row) => row.id));
 }
 
@@ -96,7 +97,7 @@ export async function readablePatientIds(
     .select({ id: users.id })
     .from(users)
     .where(
-      and(inArray(users.id, patientIds), eq(users.role, 'PATIENT'), patientReadableBy(viewer, users.id)),
+      and(isAnyUuidOf(users.id, patientIds), eq(users.role, 'PATIENT'), patientReadableBy(viewer, users.id)),
     );
   return new Set(rows.map((row) => row.id));
 }

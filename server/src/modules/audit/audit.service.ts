@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { GroupCommit } from '../../lib/group-commit.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canRead } from '../access/access.policy.js';
 import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
@@ -42,15 +43,20 @@ export async function auditOwnProfileChange(
   }
 }
 
+/** The writer of read audit rows: concurrent requests' rows share one INSERT (lib/group-commit.ts). */
+export function createReadAuditWriter(db: Queryable): GroupCommit<AuditEntry> {
+  return new GroupCommit(async (rows) => {
+    await db.insert(auditLog).values(rows);
+  });
+}
+
 /**
- * Writes the audit rows of one request's reads in one INSERT, before the data is sent: a read
- * that cannot be recorded fails (500) rather than leave no trace, and nothing is buffered in
- * memory where a crash would lose it.
+ * Records a request's reads before the data is sent: the promise settles once the rows are
+ * committed, so a read that cannot be recorded fails (500) rather than leave no trace, and
+ * nothing waits in memory where a crash would lose it once the caller has been answered.
  */
-export async function auditReads(db: Queryable, entries: AuditEntry[]): Promise<void> {
-  if (entries.length > 0) {
-    await db.insert(auditLog).values(entries);
-  }
+export function auditReads(ctx: AppContext, entries: AuditEntry[]): Promise<void> {
+  return ctx.readAudit.write(entries);
 }
 
 /** The contract's action for an audit row (the repository selects only rows that have one). */

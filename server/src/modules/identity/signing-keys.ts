@@ -3,18 +3,26 @@ import { desc, gt, isNull, or } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { ACCESS_TOKEN_SECONDS } from '@ra/shared';
 import type { Db } from '../../db/client.js';
+import { TtlCache } from '../../lib/ttl-cache.js';
 import { signingKeys } from '../../db/schema/index.js';
 
 type Key = Awaited<ReturnType<typeof importJWK>>;
 
 const ALGORITHM = 'ES256';
 const ISSUER = 'radiology-archive';
+/** Tokens verified recently; an ES256 check costs more than the rest of a cached request. */
+const VERIFIED_TOKENS_MAX = 20_000;
 /** A retired key keeps verifying for longer than any token it signed can live. */
 const RETIRED_KEY_GRACE_MS = 2 * ACCESS_TOKEN_SECONDS * 1000;
 
 export interface AccessClaims {
   userId: string;
   sessionId: string;
+}
+
+interface VerifiedToken {
+  claims: AccessClaims;
+  expiresAtMs: number;
 }
 
 interface LoadedKey {
@@ -32,6 +40,14 @@ interface LoadedKey {
 export class SigningKeys {
   private keys = new Map<string, LoadedKey>();
   private current: LoadedKey | undefined;
+  /**
+   * Claims of tokens whose signature was checked, by the token's exact text: the same bytes
+   * verify the same way, so only the expiry is checked again on later requests.
+   */
+  private readonly verified = new TtlCache<string, VerifiedToken>(
+    ACCESS_TOKEN_SECONDS * 1000,
+    VERIFIED_TOKENS_MAX,
+  );
 
   constructor(
     private readonly db: Db,
@@ -63,13 +79,22 @@ export class SigningKeys {
   }
 
   /** Returns the claims of a valid token, or null for a bad, expired or foreign one. */
-  async verify(token: string): Promise<AccessClaims | null> {
+  async verify(token: string, now = Date.now()): Promise<AccessClaims | null> {
+    const known = this.verified.get(token, now);
+    if (known) {
+      return known.expiresAtMs > now ? known.claims : null;
+    }
     try {
       const { payload } = await jwtVerify(token, (header) => this.publicKeyFor(header.kid), {
         issuer: ISSUER,
         algorithms: [ALGORITHM],
+        currentDate: new Date(now),
       });
-      return toClaims(payload);
+      const claims = toClaims(payload);
+      if (claims && payload.exp !== undefined) {
+        this.verified.set(token, { claims, expiresAtMs: payload.exp * 1000 }, now);
+      }
+      return claims;
     } catch {
       return null;
     }

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
+import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, users } from '../../db/schema/index.js';
 
 const patient = alias(users, 'patient');
@@ -8,23 +9,25 @@ const uploader = alias(users, 'uploader');
 const author = alias(users, 'author');
 const recommended = alias(users, 'recommended');
 
+const IMAGE_COLUMNS = {
+  id: images.id,
+  patientId: images.patientId,
+  storageKey: images.storageKey,
+  thumbnailKey: images.thumbnailKey,
+  contentType: images.contentType,
+  width: images.width,
+  height: images.height,
+  createdAt: images.createdAt,
+  patientFirstName: patient.firstName,
+  patientLastName: patient.lastName,
+  uploaderTitle: uploader.title,
+  uploaderFirstName: uploader.firstName,
+  uploaderLastName: uploader.lastName,
+};
+
 function selectImages(db: Queryable) {
   return db
-    .select({
-      id: images.id,
-      patientId: images.patientId,
-      storageKey: images.storageKey,
-      thumbnailKey: images.thumbnailKey,
-      contentType: images.contentType,
-      width: images.width,
-      height: images.height,
-      createdAt: images.createdAt,
-      patientFirstName: patient.firstName,
-      patientLastName: patient.lastName,
-      uploaderTitle: uploader.title,
-      uploaderFirstName: uploader.firstName,
-      uploaderLastName: uploader.lastName,
-    })
+    .select(IMAGE_COLUMNS)
     .from(images)
     .innerJoin(patient, eq(patient.id, images.patientId))
     .innerJoin(uploader, eq(uploader.id, images.uploaderId));
@@ -58,35 +61,44 @@ export function listImagesOfPatient(
     .limit(page.limit);
 }
 
-/** The `perPatient` newest images of each patient, in one query. */
+/**
+ * The `perPatient` newest images of each patient, in one query: for each patient the index on
+ * (patient, created, id) yields just those rows, however large their archives.
+ */
 export function listNewestImagesOfPatients(
   db: Queryable,
   patientIds: string[],
   perPatient: number,
   readable: SQL,
 ) {
-  const ranked = db
-    .select({
-      id: images.id,
-      rank: sql<number>`row_number() over (partition by ${images.patientId} order by ${images.createdAt} desc, ${images.id} desc)`.as(
-        'rank',
-      ),
-    })
+  const newest = db
+    .select({ id: images.id })
     .from(images)
-    .where(and(inArray(images.patientId, patientIds), readable))
-    .as('ranked');
-  return selectImages(db)
-    .innerJoin(ranked, eq(ranked.id, images.id))
-    .where(lte(ranked.rank, perPatient))
+    .where(and(eq(images.patientId, patient.id), readable))
+    .orderBy(desc(images.createdAt), desc(images.id))
+    .limit(perPatient)
+    .as('newest');
+  return db
+    .select(IMAGE_COLUMNS)
+    .from(patient)
+    .crossJoinLateral(newest)
+    .innerJoin(images, eq(images.id, newest.id))
+    .innerJoin(uploader, eq(uploader.id, images.uploaderId))
+    .where(isAnyUuidOf(patient.id, patientIds))
     .orderBy(desc(images.createdAt), desc(images.id));
 }
 
-export async function countImagesOfPatients(db: Queryable, patientIds: string[], readable: SQL) {
-  const rows = await db
+/** The query behind countImagesOfPatients (the bench explains it). */
+export function selectImageCounts(db: Queryable, patientIds: string[], readable: SQL) {
+  return db
     .select({ patientId: images.patientId, total: count() })
     .from(images)
-    .where(and(inArray(images.patientId, patientIds), readable))
+    .where(and(isAnyUuidOf(images.patientId, patientIds), readable))
     .groupBy(images.patientId);
+}
+
+export async function countImagesOfPatients(db: Queryable, patientIds: string[], readable: SQL) {
+  const rows = await selectImageCounts(db, patientIds, readable);
   return new Map(rows.map((row) => [row.patientId, row.total]));
 }
 
@@ -109,7 +121,7 @@ export function listNotesOfImages(db: Queryable, imageIds: string[]) {
     .from(imageNotes)
     .innerJoin(author, eq(author.id, imageNotes.authorId))
     .leftJoin(recommended, eq(recommended.id, imageNotes.recommendationId))
-    .where(inArray(imageNotes.imageId, imageIds))
+    .where(isAnyUuidOf(imageNotes.imageId, imageIds))
     .orderBy(
       sql`case when ${imageNotes.authorRole} = 'PHYSICIAN' then 0 else 1 end`,
       asc(imageNotes.createdAt),

@@ -53,7 +53,7 @@ export async function listImages(
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
   const images = await presentImageRows(ctx, user, pageRows);
-  await auditReads(ctx.db, [
+  await auditReads(ctx, [
     { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
   ]);
   return {
@@ -112,7 +112,7 @@ export async function thumbnailUrlOf(
 export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
   const row = await findReadableImage(ctx, user, imageId);
   const [image] = await presentImageRows(ctx, user, [row]);
-  await auditReads(ctx.db, [
+  await auditReads(ctx, [
     { actorId: user.id, patientId: row.patientId, action: 'read', recordType: 'image', recordId: row.id, ip },
   ]);
   return image!;

@@ -12,7 +12,7 @@ import {
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
 import { auditLog, imageNotes, notifications } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
-import { signPath } from '../storage/signed-url.js';
+import { UrlSigner } from '../storage/signed-url.js';
 import { thumbnailJob } from '../../jobs/thumbnail.job.js';
 
 let t: TestApp;
@@ -264,7 +264,7 @@ describe('reading images', () => {
     const otherFile = image.url.replace(/images\/[0-9a-f-]+/, 'images/00000000-0000-4000-8000-000000000000');
     expect((await t.app.inject({ method: 'GET', url: otherFile })).statusCode).toBe(403);
     const path = new URL(image.url, 'http://x').pathname;
-    const expired = signPath(t.app.ctx.fileUrlSecret, path, Date.now() - 3600 * 1000);
+    const expired = new UrlSigner(t.app.ctx.fileUrlSecret).sign(path, null, Date.now() - 3600 * 1000);
     expect((await t.app.inject({ method: 'GET', url: expired })).statusCode).toBe(403);
   });
 

@@ -173,7 +173,7 @@ export async function listPatients(
     images: newest.get(row.id) ?? [],
   }));
   await auditReads(
-    ctx.db,
+    ctx,
     patients.map((patient) => ({
       actorId: user.id,
       patientId: patient.uid,

@@ -64,7 +64,7 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
       if (signed.audience) {
         // Fail closed: if the download cannot be recorded, the error handler answers 500 instead.
-        await auditReads(ctx.db, [
+        await auditReads(ctx, [
           {
             actorId: signed.audience.viewerId,
             patientId: signed.audience.patientId,

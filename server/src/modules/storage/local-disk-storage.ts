@@ -3,23 +3,26 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
-import { FILES_PREFIX, signPath, type FileAudience } from './signed-url.js';
+import { FILES_PREFIX, UrlSigner, type FileAudience } from './signed-url.js';
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
 
 /** Files on the local disk under `root`, one file per key. */
 export class LocalDiskStorage implements Storage {
+  /** Signs the URLs this server serves files at (files.routes.ts checks them). */
+  private readonly signer: UrlSigner;
+
   constructor(
     private readonly root: string,
-    /** Signs the URLs this server serves files at (files.routes.ts checks them). */
-    private readonly urlSecret: string,
+    urlSecret: string,
   ) {
     fs.mkdirSync(root, { recursive: true });
+    this.signer = new UrlSigner(urlSecret);
   }
 
   signedUrl(key: string, audience: FileAudience | null): string {
     this.pathOf(key);
-    return signPath(this.urlSecret, `${FILES_PREFIX}${key}`, Date.now(), audience);
+    return this.signer.sign(`${FILES_PREFIX}${key}`, audience);
   }
 
   private pathOf(key: string): string {

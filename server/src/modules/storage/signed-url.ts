@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { TtlCache } from '../../lib/ttl-cache.js';
 
 /** Files are served only through URLs signed with a server secret and valid for a limited time. */
 export const SIGNED_URL_SECONDS = 30 * 60;
@@ -26,15 +27,36 @@ function signature(secret: string, path: string, expires: number, audience: File
   return crypto.createHmac('sha256', secret).update(message).digest('base64url');
 }
 
-export function signPath(
-  secret: string,
-  path: string,
-  now = Date.now(),
-  audience: FileAudience | null = null,
-): string {
-  const expires = Math.floor(now / 1000) + SIGNED_URL_SECONDS;
-  const url = `${path}?expires=${expires}&sig=${signature(secret, path, expires, audience)}`;
-  return audience ? `${url}&u=${audience.viewerId}&p=${audience.patientId}` : url;
+/**
+ * URLs issued within one step share their expiry (valid for 30 to 35 minutes), so a file gets
+ * the same URL for the same viewer for a while and its signature is computed once per step: an
+ * image list signs a hundred URLs per page.
+ */
+const EXPIRY_STEP_SECONDS = 5 * 60;
+const MEMO_MAX = 50_000;
+
+export function expiryFor(now: number): number {
+  const earliest = Math.floor(now / 1000) + SIGNED_URL_SECONDS;
+  return Math.ceil(earliest / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
+}
+
+/** Signs file URLs with the server's secret, remembering the signatures of the current step. */
+export class UrlSigner {
+  private readonly signatures = new TtlCache<string, string>(EXPIRY_STEP_SECONDS * 1000, MEMO_MAX);
+
+  constructor(private readonly secret: string) {}
+
+  sign(path: string, audience: FileAudience | null, now = Date.now()): string {
+    const expires = expiryFor(now);
+    const memoKey = `${expires}\n${path}\n${audience?.viewerId ?? ''}\n${audience?.patientId ?? ''}`;
+    let sig = this.signatures.get(memoKey, now);
+    if (sig === undefined) {
+      sig = signature(this.secret, path, expires, audience);
+      this.signatures.set(memoKey, sig, now);
+    }
+    const url = `${path}?expires=${expires}&sig=${sig}`;
+    return audience ? `${url}&u=${audience.viewerId}&p=${audience.patientId}` : url;
+  }
 }
 
 export interface SignedQuery {

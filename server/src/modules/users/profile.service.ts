@@ -43,7 +43,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
   const isPatient = row.role === 'PATIENT';
   const staff = isPatient ? await listCareTeam(ctx, user, row.id) : [];
   if (isPatient) {
-    await auditReads(ctx.db, [
+    await auditReads(ctx, [
       { actorId: user.id, patientId: row.id, action: 'read', recordType: 'profile', recordId: row.id, ip },
     ]);
   }
