@@ -1,23 +1,38 @@
 /**
  * npm run bench: starts the production server on a fresh embedded database and a bare Fastify
- * server, measures each figure the issues ask for, and prints them as tables.
+ * server, measures each figure the issues ask for, and prints them as tables; then the same
+ * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
+ * `BENCH_ONLY=embedded` or `BENCH_ONLY=postgres` runs one part.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Api } from './lib/api.js';
 import { CONNECTIONS, DURATION_SECONDS, printLoadTable } from './lib/load.js';
-import { startServers, stopServers } from './lib/servers.js';
+import { startAppServer, startBareServer, stopServer, stopServers } from './lib/servers.js';
+import { createBenchDatabase, startPostgresServer, type BenchDatabase } from './lib/postgres.js';
+import {
+  explainLists,
+  fillPatientArchive,
+  growthRows,
+  HOT_CONNECTIONS,
+  hotReadRows,
+  printGrowthTable,
+  signInDemoAccounts,
+} from './hot-reads.bench.js';
 import { identityRows } from './identity.bench.js';
 import { imageListRows, makeWorkDir, thumbnailLatency, uploadThroughput } from './images.bench.js';
 import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
 import { twoFactorSignInFigures } from './two-factor.bench.js';
+import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
 
+const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
 const workDir = makeWorkDir();
-try {
-  const { bareBase, base } = await startServers(dataDir);
+let database = null as BenchDatabase | null;
+
+async function embeddedFigures(bareBase: string, base: string): Promise<void> {
   const patient = new Api(base);
   const token = await patient.signIn('patient@example.com', 'demo-password');
   const physician = new Api(base);
@@ -39,6 +54,7 @@ try {
   const crops = await pictureCropLatency(radiologist);
   const profiles = await profileRows(patient, radiologist, crops.url);
   const signIns = await twoFactorSignInFigures(base);
+  const pages = await pageWeightFigures(base);
 
   console.log(
     `\n${DURATION_SECONDS} s per row, ${CONNECTIONS} connections, ${os.cpus().length} cores, Node ${process.version}\n`,
@@ -65,8 +81,39 @@ try {
       `| ${figure.name}, ${CONNECTIONS} at a time | ${figure.perSecond.toFixed(0)} sign-ins/s, median ${figure.median.toFixed(0)} ms, p99 ${figure.p99.toFixed(0)} ms |`,
     );
   }
+  printPageWeightTable(pages);
+}
+
+async function postgresFigures(bareBase: string): Promise<void> {
+  database = await createBenchDatabase();
+  if (!database) {
+    console.log('\nPostgreSQL did not answer (BENCH_POSTGRES_URL): its rows are skipped.');
+    return;
+  }
+  const accounts = await signInDemoAccounts(await startPostgresServer(database.url));
+  await fillPatientArchive(accounts);
+  const hot = await hotReadRows(bareBase, accounts);
+  const growth = await growthRows(database, accounts);
+  console.log(`\nPostgreSQL ${HOT_CONNECTIONS} connections, ${os.cpus().length} cores\n`);
+  printLoadTable(hot, hot[0]!.rps);
+  printGrowthTable(growth);
+  console.log(`\n${await explainLists(database, accounts)}`);
+}
+
+try {
+  const bareBase = await startBareServer();
+  if (only !== 'postgres') {
+    const base = await startAppServer(dataDir);
+    await embeddedFigures(bareBase, base);
+    // Its background work must not run beside the PostgreSQL figures.
+    await stopServer(base);
+  }
+  if (only !== 'embedded') {
+    await postgresFigures(bareBase);
+  }
 } finally {
   await stopServers();
+  await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(workDir, { recursive: true, force: true });
 }

@@ -3,7 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const children: ChildProcess[] = [];
+const children = new Map<string, ChildProcess>();
+/** Time for a new server's start-up work (seeding, job queue) to finish before it is measured. */
+const SETTLE_MS = 3_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -16,20 +18,28 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a server script on a free port and waits until `readyPath` answers; returns its base URL. */
+/**
+ * Starts a server script on a free port and waits until `readyPath` answers and its start-up work
+ * has settled; returns its base URL.
+ */
 export async function startServer(
   script: string,
   readyPath: string,
   env: Record<string, string>,
 ): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_PROFILE_DIR: the app server writes a V8 CPU profile there when it stops.
+  const profile =
+    process.env.BENCH_PROFILE_DIR && script.startsWith('server/')
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  children.push(child);
   const base = `http://127.0.0.1:${port}`;
+  children.set(base, child);
   for (let attempt = 0; attempt < 600; attempt += 1) {
     if (child.exitCode !== null) {
       throw new Error(`${script} exited with ${child.exitCode}`);
@@ -39,6 +49,7 @@ export async function startServer(
       () => false,
     );
     if (isUp) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       return base;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -46,17 +57,25 @@ export async function startServer(
   throw new Error(`${script} did not start`);
 }
 
-export async function stopServers(): Promise<void> {
-  for (const child of children) {
+/** Stops one server and waits for it to exit (its CPU profile, if any, is then written). */
+export async function stopServer(base: string): Promise<void> {
+  const child = children.get(base);
+  children.delete(base);
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
+    await exited;
   }
-  await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
-/** The bare Fastify ceiling and the production server on a fresh embedded database with demo data. */
-export async function startServers(dataDir: string): Promise<{ bareBase: string; base: string }> {
-  const bareBase = await startServer('bench/bare-server.ts', '/bare', {});
-  const base = await startServer('server/src/main.ts', '/api/health', {
+export async function stopServers(): Promise<void> {
+  await Promise.all([...children.keys()].map(stopServer));
+}
+
+/** The production server with the demo data: on embedded PGlite in `dataDir`, or on `env.DATABASE_URL`. */
+export function startAppServer(dataDir: string, env: Record<string, string> = {}): Promise<string> {
+  return startServer('server/src/main.ts', '/api/health', {
+    ...env,
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     SEED_DEMO: '1',
@@ -65,5 +84,9 @@ export async function startServers(dataDir: string): Promise<{ bareBase: string;
     AUTH_RATE_LIMIT_PER_IP: '100000000',
     AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
   });
-  return { bareBase, base };
+}
+
+/** The ceiling: a Fastify route that does nothing, on this machine. */
+export function startBareServer(): Promise<string> {
+  return startServer('bench/bare-server.ts', '/bare', {});
 }
