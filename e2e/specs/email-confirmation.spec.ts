@@ -30,9 +30,16 @@ test('a new patient confirms their email through the emailed link and the banner
     `Please confirm your email address: open the link we sent to ${email}. Until then your account shows no medical records. Send the link again`,
   );
 
+  // A slow reload of the user must not move the page under the visitor's click: the banner is gone
+  // before the message and its link appear.
+  await page.route('**/api/auth/refresh', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
   await page.goto(await waitForEmailLink(email, /\/verify-email\?token=[^&\s]+$/));
   await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
   await expect(page.getByText('Thank you: your email address is confirmed.', { exact: true })).toBeVisible();
+  expect(await banner.count()).toBe(0);
 
   await page.getByRole('link', { name: 'Go to your dashboard' }).click();
   await expect(dashboard.heading()).toHaveText('Welcome, Mr. Conrad Confirm!');

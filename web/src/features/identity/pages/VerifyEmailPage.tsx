@@ -43,10 +43,12 @@ export function VerifyEmailPage() {
     isSent.current = true;
     verifyEmail({ token })
       .then(async () => {
-        setResult({ isError: false, message: DONE[kind] });
+        // The banner above goes once the user is reloaded: let that happen before the link below
+        // appears, so the page does not move under a click.
         if (user) {
           await reloadUser();
         }
+        setResult({ isError: false, message: DONE[kind] });
       })
       .catch((err: unknown) => {
         const message =
