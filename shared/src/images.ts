@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './fields.js';
 import { ROLES } from './roles.js';
+import { ITEM_KINDS, studySummarySchema } from './studies.js';
 
 export const authorSchema = z.object({
   uid: z.uuid(),
@@ -13,8 +14,12 @@ export const authorSchema = z.object({
 });
 export type Author = z.infer<typeof authorSchema>;
 
+/** An archive item: a raster image, or a DICOM study whose `url`/`thumbnail_url` are its preview. */
 export const imageSchema = z.object({
   uid: z.uuid(),
+  kind: z.enum(ITEM_KINDS),
+  /** Null for raster images. */
+  study: studySummarySchema.nullable(),
   url: z.string(),
   thumbnail_url: z.string().nullable(),
   content_type: z.string(),
@@ -72,6 +77,10 @@ export const updateNoteResponseSchema = z.object({ success: z.literal(true), not
 export const UPLOAD_LIMITS = {
   image: 2 * 1024 ** 3,
   profile: 10 * 1024 ** 2,
+  /** One DICOM instance (api-contract §10.2). */
+  dicom: 2 * 1024 ** 3,
+  /** A ZIP of DICOM files, read with bounds on entries and expansion. */
+  'dicom-zip': 2 * 1024 ** 3,
 } as const;
 export type UploadPurpose = keyof typeof UPLOAD_LIMITS;
 

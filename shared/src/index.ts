@@ -14,3 +14,4 @@ export * from './notifications.js';
 export * from './payments.js';
 export * from './profiles.js';
 export * from './mfa.js';
+export * from './studies.js';

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { LIMITS } from './fields.js';
+
+/** What a DICOM study item carries beside the fields every archive item has (api-contract §10.1). */
+export const studySummarySchema = z.object({
+  study_instance_uid: z.string(),
+  /** YYYY-MM-DD, or null when the files give none. */
+  study_date: z.string().nullable(),
+  study_description: z.string(),
+  modalities: z.array(z.string()),
+  series_count: z.number().int(),
+  instance_count: z.number().int(),
+  /** The Patient's Name as the files give it ("Family^Given"), kept as evidence of what was filed. */
+  patient_name_in_file: z.string(),
+  /** YYYY-MM-DD, or null when the files give none. */
+  patient_birth_date_in_file: z.string().nullable(),
+});
+export type StudySummary = z.infer<typeof studySummarySchema>;
+
+export const ITEM_KINDS = ['image', 'study'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+/** The most files one filing request may name (a CD holds a few thousand at most). */
+export const MAX_STUDY_UPLOADS = 10_000;
+
+export const STUDY_MESSAGES = {
+  noDicom: 'No DICOM images were found.',
+  patientMismatch: 'The files name a different patient.',
+  notDicom: 'Not a DICOM file.',
+  unreadable: 'The DICOM file could not be read.',
+  duplicate: 'Already in the archive.',
+  otherPatient: 'This study is already filed under another patient.',
+  tooManyUploads: `At most ${MAX_STUDY_UPLOADS} files can be filed at once.`,
+} as const;
+
+export const uploadStudyBodySchema = z.object({
+  patient: z
+    .string({ error: 'Please choose a patient.' })
+    .trim()
+    .min(1, { error: 'Please choose a patient.' }),
+  uploads: z
+    .array(z.string({ error: 'The upload was not found or is not finished.' }).trim().min(1), {
+      error: STUDY_MESSAGES.noDicom,
+    })
+    .min(1, { error: STUDY_MESSAGES.noDicom })
+    .max(MAX_STUDY_UPLOADS, { error: STUDY_MESSAGES.tooManyUploads }),
+  notes: z
+    .string({ error: 'Notes must be text.' })
+    .trim()
+    .max(LIMITS.text, { error: 'Notes is too long.' })
+    .optional()
+    .default(''),
+  recommendation: z.string().trim().nullable().optional(),
+  confirm_patient_mismatch: z.boolean().optional().default(false),
+});
+export type UploadStudyBody = z.input<typeof uploadStudyBodySchema>;
+
+/** A file that was not filed, and why (its name as uploaded, with its path inside a ZIP). */
+export const skippedFileSchema = z.object({ name: z.string(), reason: z.string() });
+export type SkippedFile = z.infer<typeof skippedFileSchema>;
+
+export const uploadStudyResponseSchema = z.object({
+  success: z.literal(true),
+  items: z.array(
+    z.object({
+      uid: z.uuid(),
+      study_instance_uid: z.string(),
+      /** Instances of this study stored by this request. */
+      instances: z.number().int(),
+      /** Files of this study that were not stored again (the same SOP Instance UID). */
+      skipped: z.array(skippedFileSchema),
+    }),
+  ),
+  /** Files that belong to no study: not DICOM, or DICOM that cannot be read. */
+  skipped: z.array(skippedFileSchema),
+});
+export type UploadStudyResponse = z.infer<typeof uploadStudyResponseSchema>;
+
+/** The 409 answer when the files name someone else; the client shows both and asks to confirm. */
+export const patientMismatchSchema = z.object({
+  success: z.literal(false),
+  msg: z.literal(STUDY_MESSAGES.patientMismatch),
+  found: z.object({ name: z.string(), birth_date: z.string().nullable() }),
+});
+export type PatientMismatch = z.infer<typeof patientMismatchSchema>;
