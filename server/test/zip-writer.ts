@@ -9,7 +9,10 @@ export interface ZipEntrySpec {
   /** Written byte for byte: a string is encoded as UTF-8 (and flagged so), a Buffer as is. */
   name: string | Buffer;
   data?: Buffer | string;
-  method?: 'store' | 'deflate';
+  /** A number writes `data` as is under that method code (12 is bzip2, which few readers know). */
+  method?: 'store' | 'deflate' | number;
+  /** Bytes stored as the entry's data instead of its compressed form, to damage it on purpose. */
+  storedBytes?: Buffer;
   /** Unix mode (type and permission bits) for the external attributes; a plain file or folder by default. */
   unixMode?: number;
   /** Sets the "encrypted" flag and prefixes the 12-byte header of traditional encryption. */
@@ -58,8 +61,8 @@ interface PreparedEntry {
 function prepare(spec: ZipEntrySpec): Omit<PreparedEntry, 'offset'> {
   const name = typeof spec.name === 'string' ? Buffer.from(spec.name, 'utf8') : spec.name;
   const data = typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
-  const method = spec.method === 'deflate' ? 8 : 0;
-  let compressed = method === 8 ? deflateRawSync(data) : data;
+  const method = spec.method === 'deflate' ? 8 : spec.method === 'store' ? 0 : (spec.method ?? 0);
+  let compressed = spec.storedBytes ?? (method === 8 ? deflateRawSync(data) : data);
   let flags = typeof spec.name === 'string' ? FLAG_UTF8 : 0;
   if (spec.isEncrypted) {
     flags |= FLAG_ENCRYPTED;
