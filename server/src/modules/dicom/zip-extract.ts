@@ -78,7 +78,7 @@ type EntryPlan = { kind: 'file'; name: string } | { kind: 'skip'; skip: ZipSkip 
  * Absolute, drive, UNC and `..` names. Nothing is written under entry names, so these could not
  * escape anyway; they are skipped because no honest disc holds them and callers show `name`.
  */
-function namesOutside(name: string): boolean {
+function isOutsidePath(name: string): boolean {
   const slashed = name.replaceAll('\\', '/');
   return (
     slashed.includes('\0') ||
@@ -96,7 +96,7 @@ function planEntry(entry: Entry): EntryPlan {
     entry.extraFields,
     false,
   );
-  if (namesOutside(name)) {
+  if (isOutsidePath(name)) {
     return { kind: 'skip', skip: { name, reason: OUTSIDE_PATH } };
   }
   const segments = name.split('/').filter((segment) => segment !== '' && segment !== '.');
@@ -139,7 +139,7 @@ async function withZip<T>(zipPath: string, use: (zip: ZipFile) => Promise<T>): P
     await closeFd(fd);
     throw new ZipRefused(UNREADABLE, { cause: err });
   }
-  const isClosed = new Promise<void>((resolve) => zip.once('close', resolve));
+  const descriptorClosed = new Promise<void>((resolve) => zip.once('close', resolve));
   // eachEntry() reports reading errors itself; once it has stopped listening, an error closing the
   // descriptor would be an 'error' event with no listener, which would crash the process.
   zip.on('error', () => undefined);
@@ -148,7 +148,7 @@ async function withZip<T>(zipPath: string, use: (zip: ZipFile) => Promise<T>): P
   } finally {
     // Closing is deferred by yauzl until every entry stream has ended or been destroyed.
     zip.close();
-    await isClosed;
+    await descriptorClosed;
   }
 }
 
@@ -189,7 +189,7 @@ function refusalFor(err: unknown): unknown {
   return new ZipRefused(EXPANDS_TOO_MUCH, { cause: err });
 }
 
-function hasClosed(stream: Writable): Promise<void> {
+function untilClosed(stream: Writable): Promise<void> {
   return stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', resolve));
 }
 
@@ -220,18 +220,16 @@ async function writeEntry(
     },
   });
   try {
-    let input;
-    try {
-      input = await zip.openReadStreamPromise(entry);
-    } catch (err) {
+    const input = await zip.openReadStreamPromise(entry).catch((err: unknown) => {
+      // A local header that is missing or points past the end of the file.
       throw new ZipRefused(UNREADABLE, { cause: err });
-    }
+    });
     await pipeline(input, counter, output);
   } catch (err) {
     output.destroy();
     throw refusalFor(err);
   } finally {
-    await hasClosed(output);
+    await untilClosed(output);
   }
   return size;
 }
