@@ -227,6 +227,13 @@ describe('extractZip: archives it refuses', () => {
     expect(existsSync(destDir)).toBe(false);
   });
 
+  it('accepts a small archive of nearly blank images, however well it compresses', async () => {
+    await writeZip([{ name: 'BLANK', data: Buffer.alloc(4 * 1024 * 1024), method: 'deflate' }]);
+
+    const result = await extractZip(zipPath, destDir);
+    expect(result.files.map((file) => file.size)).toEqual([4 * 1024 * 1024]);
+  });
+
   it('refuses an archive larger than the byte limit even at a modest ratio', async () => {
     await writeZip([{ name: 'IMG1', data: randomBytes(2000) }]);
 

@@ -15,8 +15,10 @@ export interface ZipLimits {
   maxEntries: number;
   /** Bytes all extracted files may take together. */
   maxTotalBytes: number;
-  /** How many times the ZIP file's own size the extracted files may take together. */
+  /** How many times the ZIP file's own size the extracted files may take together… */
   maxRatio: number;
+  /** …but never less than this, so that a small archive of nearly blank images is not refused. */
+  minAllowedBytes: number;
 }
 
 export const ZIP_LIMITS: ZipLimits = {
@@ -26,6 +28,7 @@ export const ZIP_LIMITS: ZipLimits = {
   maxTotalBytes: 8 * 1024 ** 3,
   // DICOM deflates about 2–4× (up to ~20× for mostly blank images); bombs expand by 1,000× and more.
   maxRatio: 100,
+  minAllowedBytes: 32 * 1024 ** 2,
 };
 
 export interface ExtractedFile {
@@ -239,7 +242,10 @@ async function checkDeclaredSizes(zip: ZipFile, limits: ZipLimits): Promise<numb
   if (zip.entryCount > limits.maxEntries) {
     throw new ZipRefused(TOO_MANY_FILES);
   }
-  const limit = Math.min(limits.maxTotalBytes, limits.maxRatio * zip.fileSize);
+  const limit = Math.min(
+    limits.maxTotalBytes,
+    Math.max(limits.maxRatio * zip.fileSize, limits.minAllowedBytes),
+  );
   let declared = 0;
   for await (const entry of entriesOf(zip)) {
     if (planEntry(entry).kind === 'file') {
