@@ -1,0 +1,128 @@
+import type { DcmjsDataset, DcmjsElement } from 'dcmjs';
+
+/** A dataset as DICOM JSON (PS3.18 Annex F.2): elements keyed by tag, values in `Value` arrays. */
+export type DicomJson = { [tag: string]: DicomJsonElement };
+export type PersonNameJson = { Alphabetic?: string; Ideographic?: string; Phonetic?: string };
+export type DicomJsonValue = string | number | null | PersonNameJson | DicomJson;
+export interface DicomJsonElement {
+  vr: string;
+  Value?: DicomJsonValue[];
+  InlineBinary?: string;
+}
+
+/** Binary values up to this size stay inline; larger ones are bulk data the server serves by URI. */
+export const MAX_INLINE_BINARY_BYTES = 1024;
+const BULK_DATA_TAGS = new Set(['7FE00010', '7FE00008', '7FE00009']);
+const VRS = new Set(
+  'AE AS AT CS DA DS DT FD FL IS LO LT OB OD OF OL OV OW PN SH SL SQ SS ST SV TM UC UI UL UN UR US UT UV'.split(
+    ' ',
+  ),
+);
+/** Binary VRs and the size of the unit whose byte order a big-endian file reverses. */
+const BINARY_UNIT: Record<string, number> = { OB: 1, UN: 1, OW: 2, OF: 4, OL: 4, OD: 8, OV: 8 };
+
+/** dcmjs keeps the VR it guessed for a reread UN element ('ox', 'xs'); JSON needs a real one. */
+function jsonVr(vr: string | undefined): string {
+  if (vr !== undefined && VRS.has(vr)) {
+    return vr;
+  }
+  return vr === 'ox' ? 'OW' : vr === 'xs' ? 'US' : 'UN';
+}
+
+function binaryBytes(values: unknown[]): Buffer {
+  return Buffer.concat(
+    values.filter((value) => value instanceof ArrayBuffer).map((value) => Buffer.from(value)),
+  );
+}
+
+/** DICOM JSON's binary is little endian, as in Explicit VR Little Endian; swaps `bytes` in place. */
+function toLittleEndian(bytes: Buffer, unit: number): Buffer {
+  if (unit === 1 || bytes.length % unit !== 0) {
+    return bytes;
+  }
+  return unit === 2 ? bytes.swap16() : unit === 4 ? bytes.swap32() : bytes.swap64();
+}
+
+function personName(value: unknown): PersonNameJson | null {
+  if (typeof value !== 'object' || value === null) {
+    return typeof value === 'string' && value !== '' ? { Alphabetic: value } : null;
+  }
+  const name: PersonNameJson = {};
+  for (const group of ['Alphabetic', 'Ideographic', 'Phonetic'] as const) {
+    const text = (value as Record<string, unknown>)[group];
+    if (typeof text === 'string' && text !== '') {
+      name[group] = text;
+    }
+  }
+  return Object.keys(name).length > 0 ? name : null;
+}
+
+function plainValue(vr: string, value: unknown): DicomJsonValue {
+  if (vr === 'AT' && typeof value === 'number') {
+    return value.toString(16).toUpperCase().padStart(8, '0');
+  }
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? value : null;
+  }
+  if (typeof value === 'bigint') {
+    return value.toString();
+  }
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+interface JsonOptions {
+  /** A big-endian file's binary values are swapped to little endian. */
+  littleEndian: boolean;
+  /** Tags of sequences written as UN that dcmjs read as OB bytes (dicom-structure.ts); they are UN again. */
+  opaqueTags?: ReadonlySet<string>;
+}
+
+function toJsonElement(
+  tag: string,
+  element: DcmjsElement,
+  options: JsonOptions,
+): DicomJsonElement | undefined {
+  const vr = element.vr === 'OB' && options.opaqueTags?.has(tag) ? 'UN' : jsonVr(element.vr);
+  const values: unknown[] = Array.isArray(element.Value) ? element.Value : [];
+  const unit = BINARY_UNIT[vr];
+  if (unit !== undefined && values.some((value) => value instanceof ArrayBuffer)) {
+    const bytes = binaryBytes(values);
+    if (bytes.length > MAX_INLINE_BINARY_BYTES) {
+      return undefined;
+    }
+    const inline = options.littleEndian ? bytes : toLittleEndian(bytes, unit);
+    return bytes.length > 0 ? { vr, InlineBinary: inline.toString('base64') } : { vr };
+  }
+  let converted: DicomJsonValue[];
+  if (vr === 'SQ') {
+    converted = values.map((item) => toDicomJson((item ?? {}) as DcmjsDataset, options));
+  } else if (vr === 'PN') {
+    converted = values.map(personName);
+  } else {
+    converted = values.map((value) => plainValue(vr, value));
+  }
+  const hasValue = vr === 'SQ' ? converted.length > 0 : converted.some((value) => value !== null);
+  return hasValue ? { vr, Value: converted } : { vr };
+}
+
+/**
+ * Converts a dataset as dcmjs reads it into plain DICOM JSON: no File Meta Information, no group
+ * lengths (they describe an encoding that is gone), and no bulk data, that is no pixel data and no
+ * binary value over MAX_INLINE_BINARY_BYTES. Only strings, numbers, null, arrays and objects remain.
+ */
+export function toDicomJson(dataset: DcmjsDataset, options: JsonOptions): DicomJson {
+  const json: DicomJson = {};
+  for (const tag of Object.keys(dataset).sort()) {
+    const element = dataset[tag];
+    const isSkipped =
+      !/^[0-9A-F]{8}$/.test(tag) || tag.startsWith('0002') || tag.endsWith('0000') || BULK_DATA_TAGS.has(tag);
+    if (element === undefined || isSkipped) {
+      continue;
+    }
+    const converted = toJsonElement(tag, element, options);
+    if (converted) {
+      json[tag] = converted;
+    }
+  }
+  return json;
+}

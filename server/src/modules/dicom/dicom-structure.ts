@@ -1,0 +1,143 @@
+import { inflateRawSync } from 'node:zlib';
+import { STUDY_MESSAGES } from '@ra/shared';
+import {
+  need,
+  readTag,
+  walkDataset,
+  walkElement,
+  type OpaqueSequence,
+  type ValueLayout,
+  type Walk,
+} from './dataset-walk.js';
+import { DicomReadError } from './dicom-read-error.js';
+
+export type { Fragment, OpaqueSequence, ValueLayout } from './dataset-walk.js';
+
+/**
+ * Walks a Part 10 file's elements before dcmjs reads it, and refuses a file whose lengths do not fit.
+ *
+ * Why: dcmjs trusts every length it meets. A value that claims more bytes than its container holds
+ * is zero-padded to the claimed size (a 9 KB file can make it allocate 4 GiB) and a truncated file
+ * parses without an error. The walk reads the elements the way dcmjs 0.50 does (its VR rules, its
+ * dictionary for implicit VR, its scan for the end of an undefined-length item), so every length
+ * dcmjs later acts on has been checked against the bytes that really hold it (dataset-walk.ts).
+ */
+
+export const TRANSFER_SYNTAX = {
+  implicitLittleEndian: '1.2.840.10008.1.2',
+  explicitLittleEndian: '1.2.840.10008.1.2.1',
+  deflatedLittleEndian: '1.2.840.10008.1.2.1.99',
+  explicitBigEndian: '1.2.840.10008.1.2.2',
+} as const;
+
+/** A deflated dataset may inflate to at most this (a zip bomb inflates a few KB to gigabytes). */
+export const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
+
+export const PIXEL_DATA_TAGS = {
+  pixelData: 0x7fe00010,
+  floatPixelData: 0x7fe00008,
+  doubleFloatPixelData: 0x7fe00009,
+} as const;
+const PIXEL_TAGS: ReadonlySet<number> = new Set(Object.values(PIXEL_DATA_TAGS));
+
+export interface DicomLayout {
+  transferSyntaxUid: string;
+  /** The bytes the dataset lies in: the file itself, or the inflated dataset of a deflated file. */
+  dataset: Uint8Array;
+  littleEndian: boolean;
+  /** The top-level pixel data elements, by tag. */
+  pixelData: Map<number, ValueLayout>;
+  opaqueSequences: OpaqueSequence[];
+}
+
+function readUid(bytes: Uint8Array, layout: ValueLayout | undefined): string | undefined {
+  if (layout?.kind !== 'native') {
+    return undefined;
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + layout.offset, layout.length).toString('latin1');
+  return text.replace(/[\0 ]+$/, '');
+}
+
+/** Walks the File Meta Information and returns where the dataset starts and its transfer syntax. */
+function walkMeta(bytes: Uint8Array): { datasetStart: number; transferSyntaxUid: string } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const walk: Walk = {
+    bytes,
+    view,
+    littleEndian: true,
+    explicitVr: true,
+    wanted: new Set([0x00020010]),
+    found: new Map(),
+    canRewrite: false,
+    opaqueSequences: [],
+  };
+  let datasetStart: number;
+  need(bytes.length >= 140);
+  if (readTag(walk, 132) === 0x00020000) {
+    // dcmjs takes the group to be exactly as long as its group length says.
+    need(bytes.length >= 144);
+    datasetStart = 144 + view.getUint32(140, true);
+    need(datasetStart <= bytes.length);
+    walkDataset(walk, 144, datasetStart, 0);
+  } else {
+    // Without a group length dcmjs reads elements until one lies past group 0002, reading that one
+    // too (as explicit little endian) before it steps back: its length must fit as well.
+    let at = 132;
+    for (;;) {
+      const tag = readTag(walk, at);
+      const next = walkElement(walk, at, bytes.length, 0);
+      if (tag > 0x00030000) {
+        break;
+      }
+      at = next;
+      need(at + 4 <= bytes.length);
+    }
+    datasetStart = at;
+  }
+  const transferSyntaxUid = readUid(bytes, walk.found.get(0x00020010));
+  need(transferSyntaxUid !== undefined && transferSyntaxUid !== '');
+  return { datasetStart, transferSyntaxUid };
+}
+
+/** Checks a whole Part 10 file and returns where its pixel data lies; throws DicomReadError. */
+export function checkDicomLayout(
+  bytes: Uint8Array,
+  { maxInflatedBytes = MAX_INFLATED_BYTES }: { maxInflatedBytes?: number } = {},
+): DicomLayout {
+  if (
+    bytes.length < 132 ||
+    Buffer.from(bytes.buffer, bytes.byteOffset + 128, 4).toString('latin1') !== 'DICM'
+  ) {
+    throw new DicomReadError(STUDY_MESSAGES.notDicom);
+  }
+  const { datasetStart, transferSyntaxUid } = walkMeta(bytes);
+  let dataset = bytes;
+  let from = datasetStart;
+  if (transferSyntaxUid === TRANSFER_SYNTAX.deflatedLittleEndian) {
+    try {
+      dataset = inflateRawSync(bytes.subarray(datasetStart), { maxOutputLength: maxInflatedBytes });
+    } catch (error) {
+      throw new DicomReadError(STUDY_MESSAGES.unreadable, { cause: error });
+    }
+    from = 0;
+  }
+  const littleEndian = transferSyntaxUid !== TRANSFER_SYNTAX.explicitBigEndian;
+  const walk: Walk = {
+    bytes: dataset,
+    view: new DataView(dataset.buffer, dataset.byteOffset, dataset.byteLength),
+    littleEndian,
+    explicitVr: transferSyntaxUid !== TRANSFER_SYNTAX.implicitLittleEndian,
+    wanted: PIXEL_TAGS,
+    found: new Map(),
+    canRewrite: dataset === bytes,
+    opaqueSequences: [],
+  };
+  walkDataset(walk, from, dataset.length, 0);
+  return {
+    transferSyntaxUid,
+    dataset,
+    littleEndian,
+    pixelData: walk.found,
+    opaqueSequences: walk.opaqueSequences,
+  };
+}
