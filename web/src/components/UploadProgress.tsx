@@ -1,11 +1,8 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
+import { megabytes } from '../lib/uploads/batch-progress';
 import { statusOf, type UploadSnapshot, type UploadTask } from '../lib/uploads/upload-task';
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** Progress, bytes sent, and the Pause / Resume / Cancel / Try again controls of one upload. */
 export function UploadProgress({ task, snapshot }: { task: UploadTask; snapshot: UploadSnapshot }) {

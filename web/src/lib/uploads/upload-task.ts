@@ -36,6 +36,11 @@ export interface UploadTaskOptions {
   getToken: () => string | null;
   refreshToken: () => Promise<boolean>;
   endpoint?: string;
+  /**
+   * The file's path within a chosen folder, sent as its name and kept in its resume fingerprint:
+   * files on a CD share names, sizes and dates across folders, and must not resume each other.
+   */
+  name?: string;
 }
 
 function messageOf(error: Error): string {
@@ -75,9 +80,18 @@ export class UploadTask {
       isResumed: false,
     };
     const isResumable = file.size > RESUMABLE_THRESHOLD_BYTES;
+    const name = options.name;
     this.upload = new tus.Upload(file, {
       endpoint: options.endpoint ?? '/api/uploads',
-      metadata: { filename: file.name, filetype: file.type, purpose: options.purpose },
+      metadata: { filename: name ?? file.name, filetype: file.type, purpose: options.purpose },
+      ...(name && {
+        fingerprint: (_file, tusOptions) =>
+          Promise.resolve(
+            ['ra', options.purpose, name, file.type, file.size, file.lastModified, tusOptions.endpoint].join(
+              '-',
+            ),
+          ),
+      }),
       chunkSize: isResumable ? RESUMABLE_THRESHOLD_BYTES : Number.POSITIVE_INFINITY,
       uploadDataDuringCreation: !isResumable,
       retryDelays: RETRY_DELAYS_MS,
@@ -169,10 +183,39 @@ export class UploadTask {
     this.update({ state: 'canceled' });
   }
 
+  /**
+   * Stops the upload whatever its state, a finished one too, and has the server delete what it
+   * received: for a batch of files canceled as a whole.
+   */
+  async discard(): Promise<void> {
+    if (this.snapshot.state === 'canceled') {
+      return;
+    }
+    this.update({ state: 'canceling' });
+    try {
+      await this.upload.abort(true);
+    } catch (err) {
+      console.error('Deleting the upload failed', err);
+    }
+    this.update({ state: 'canceled' });
+  }
+
   private update(change: Partial<UploadSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...change };
     for (const listener of this.listeners) {
       listener(this.snapshot);
     }
   }
+}
+
+/** Has the server delete a finished upload that no task holds any more (one of an earlier page). */
+export function deleteUpload(url: string, getToken: () => string | null): Promise<void> {
+  return tus.Upload.terminate(url, {
+    onBeforeRequest: (request) => {
+      const token = getToken();
+      if (token) {
+        request.setHeader('Authorization', `Bearer ${token}`);
+      }
+    },
+  });
 }

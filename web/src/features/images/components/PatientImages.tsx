@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Image, Patient } from '@ra/shared';
 import { ImageThumbnail } from '../../../components/ImageThumbnail';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 import { imageViewPath } from '../../../lib/paths';
 import { usePatientImages } from '../api/patient-images';
@@ -12,6 +13,7 @@ function ThumbnailLink({ image }: { image: Image }) {
   return (
     <Link to={imageViewPath(image.uid)} className="thumbnail-button text-center d-block">
       <ImageThumbnail image={image} alt={`Image of ${formatDateTime(image.createdAt)}`} />
+      {image.study && <StudyFacts study={image.study} className="mt-1 mx-auto" />}
     </Link>
   );
 }

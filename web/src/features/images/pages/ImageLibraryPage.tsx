@@ -7,6 +7,7 @@ import { useAuth } from '../../../app/auth/auth-context';
 import { ImageThumbnail } from '../../../components/ImageThumbnail';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 import { imageViewPath, PATHS } from '../../../lib/paths';
 import { usePatientImages } from '../api/patient-images';
@@ -51,6 +52,7 @@ export function ImageLibraryPage() {
                 <td>{formatDateTime(image.createdAt)}</td>
                 <td>
                   <ImageThumbnail image={image} alt={`Image uploaded ${formatDateTime(image.createdAt)}`} />
+                  {image.study && <StudyFacts study={image.study} className="mt-1" />}
                 </td>
                 <td>
                   <LinkButton to={imageViewPath(image.uid)} size="sm">

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { StudyFacts } from '../../../components/StudyFacts';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/dates';
 import { PATHS } from '../../../lib/paths';
@@ -51,9 +52,12 @@ export function ImageViewPage() {
       <h1 className="mb-1">
         {data.first_name} {data.last_name}
       </h1>
-      <p className="text-body-secondary">
-        Uploaded {formatDateTime(data.createdAt)} · {data.width} × {data.height} pixels
+      <p className={data.study ? 'text-body-secondary mb-1' : 'text-body-secondary'}>
+        Uploaded {formatDateTime(data.createdAt)}
+        {/* A study's width and height are its preview's, which say nothing of the study. */}
+        {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
+      {data.study && <StudyFacts study={data.study} isCompact={false} className="mb-3" />}
       <div className="image-stage rounded">
         <button
           type="button"

@@ -4,19 +4,28 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { displayName, LIMITS, type PatientPage } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { BatchUploadProgress } from '../../../components/BatchUploadProgress';
 import { UploadProgress } from '../../../components/UploadProgress';
 import { apiRequest, ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
+import type { ChosenFile } from '../../../lib/uploads/file-kind';
 import { useObjectUrl } from '../../../lib/use-object-url';
 import { useUploadTask } from '../../../lib/uploads/use-upload-task';
 import { useRadiologists } from '../api/radiologists';
 import { submitImage } from '../api/upload-image';
+import { DicomSelectionSummary } from '../components/DicomSelectionSummary';
+import { PatientMismatchGuard } from '../components/PatientMismatchGuard';
+import { StudyFiledSummary } from '../components/StudyFiledSummary';
+import { UploadFileChooser } from '../components/UploadFileChooser';
+import { sortChosenFiles, type UploadSelection } from '../components/upload-selection';
+import { useStudyUpload } from '../components/use-study-upload';
 
 const NOT_AUTHORIZED = 'You are not authorized to view this page.';
 
@@ -41,15 +50,28 @@ export function UploadPage() {
   const patients = usePatientChoices();
   const radiologists = useRadiologists();
   const [patient, setPatient] = useState(params.get('patient') ?? '');
-  const [file, setFile] = useState<File | null>(null);
+  const [selection, setSelection] = useState<UploadSelection>({ kind: 'none' });
+  const [isReadingFiles, setIsReadingFiles] = useState(false);
+  // A new chooser clears the file inputs once the upload is done.
+  const [chooserKey, setChooserKey] = useState(0);
+  const file = selection.kind === 'image' ? selection.file : null;
   const preview = useObjectUrl(file);
   const [notes, setNotes] = useState('');
   const [recommendation, setRecommendation] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [isSaving, setIsSaving] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const upload = useUploadTask('image');
   const savedUrl = useRef<string | null>(null);
+  // Reading a large choice takes a moment: only the latest choice counts.
+  const latestChoice = useRef(0);
+  const study = useStudyUpload(user?.uid ?? '', clearForm);
+
+  function clearForm() {
+    setSelection({ kind: 'none' });
+    setNotes('');
+    setRecommendation('');
+    setChooserKey((key) => key + 1);
+  }
 
   useEffect(() => {
     if (user && !isAllowed) {
@@ -71,13 +93,8 @@ export function UploadPage() {
         await queryClient.invalidateQueries({ queryKey: ['patients'] });
         await queryClient.invalidateQueries({ queryKey: ['images', patient] });
         window.alert('Image uploaded successfully!');
-        setFile(null);
-        setNotes('');
-        setRecommendation('');
+        clearForm();
         upload.reset();
-        if (fileInput.current) {
-          fileInput.current.value = '';
-        }
       })
       .catch((err: unknown) =>
         setError(err instanceof ApiError ? err.message : 'The image could not be saved.'),
@@ -89,16 +106,39 @@ export function UploadPage() {
     return null;
   }
   const patientList = patients.data?.pages.flatMap((page) => page.patients) ?? [];
+  const chosenPatient = patientList.find((p) => p.uid === patient);
   const isBusy =
-    upload.snapshot !== null && ['running', 'pausing', 'paused', 'canceling'].includes(upload.snapshot.state);
-  const canSubmit = Boolean(patient && file) && !isBusy && !isSaving;
+    (upload.snapshot !== null &&
+      ['running', 'pausing', 'paused', 'canceling'].includes(upload.snapshot.state)) ||
+    ['uploading', 'filing', 'mismatch'].includes(study.step.name);
+  const hasFiles = Boolean(file) || selection.kind === 'dicom';
+  const canSubmit = Boolean(patient) && hasFiles && !isBusy && !isSaving && !isReadingFiles;
+
+  async function handleChoose(chosen: ChosenFile[]) {
+    const choice = ++latestChoice.current;
+    setError(null);
+    study.clear();
+    setIsReadingFiles(true);
+    const sorted = await sortChosenFiles(chosen);
+    if (choice === latestChoice.current) {
+      setSelection(sorted);
+      setIsReadingFiles(false);
+    }
+  }
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
-    if (!file || !patient) {
+    if (!patient) {
       return;
     }
     setError(null);
+    if (selection.kind === 'dicom') {
+      void study.start(selection.files, { patient, notes, recommendation: recommendation || null });
+      return;
+    }
+    if (!file) {
+      return;
+    }
     savedUrl.current = null;
     upload.start(file);
   }
@@ -129,16 +169,20 @@ export function UploadPage() {
                 ))}
               </Form.Select>
             </Form.Group>
-            <Form.Group className="mb-3" controlId="upload-file">
-              <Form.Label>Image</Form.Label>
-              <Form.Control
-                ref={fileInput}
-                type="file"
-                accept="image/png,image/jpeg,image/webp,image/gif,image/tiff"
-                disabled={isBusy}
-                onChange={(event) => setFile((event.target as HTMLInputElement).files?.[0] ?? null)}
-              />
-            </Form.Group>
+            <UploadFileChooser
+              key={chooserKey}
+              disabled={isBusy}
+              onChoose={(chosen) => void handleChoose(chosen)}
+            />
+            {isReadingFiles && (
+              <p role="status" className="small">
+                Reading the chosen files…
+              </p>
+            )}
+            {selection.kind === 'refused' && <Alert variant="warning">{selection.message}</Alert>}
+            {selection.kind === 'dicom' && (
+              <DicomSelectionSummary files={selection.files} skipped={selection.skipped} />
+            )}
             {preview && <img src={preview} alt="Preview of the chosen image" className="thumbnail mb-3" />}
             <Form.Group className="mb-3" controlId="upload-notes">
               <Form.Label>Notes</Form.Label>
@@ -171,6 +215,35 @@ export function UploadPage() {
             </Button>
           </Form>
           {upload.task && upload.snapshot && <UploadProgress task={upload.task} snapshot={upload.snapshot} />}
+          {study.upload.batch && study.upload.snapshot && (
+            <BatchUploadProgress batch={study.upload.batch} snapshot={study.upload.snapshot} />
+          )}
+          {study.step.name === 'filing' && (
+            <p role="status" className="mt-3">
+              <Spinner animation="border" size="sm" aria-hidden="true" className="me-2" />
+              Filing the study…
+            </p>
+          )}
+          {study.step.name === 'mismatch' && (
+            <PatientMismatchGuard
+              found={study.step.found}
+              patient={chosenPatient}
+              onConfirm={study.confirmMismatch}
+              onCancel={study.cancelMismatch}
+            />
+          )}
+          {study.step.name === 'not-filed' && (
+            <Alert variant="info" className="mt-3">
+              Nothing was filed. Choose the right patient and Complete Upload again: the files already
+              uploaded are not sent again.
+            </Alert>
+          )}
+          {study.step.name === 'filed' && <StudyFiledSummary result={study.step.result} />}
+          {study.error && (
+            <Alert variant="danger" className="mt-3">
+              {study.error}
+            </Alert>
+          )}
           {error && (
             <Alert variant="danger" className="mt-3">
               {error}

@@ -6,6 +6,7 @@ import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { ImageThumbnail } from '../../../components/ImageThumbnail';
 import { PageSpinner } from '../../../components/PageSpinner';
+import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 // The patient's own images are listed by the images feature.
 import { usePatientImages } from '../../images/api/patient-images';
@@ -49,6 +50,7 @@ export function ImagePickerModal({
                 onClick={() => setPicked(image.uid)}
               >
                 <ImageThumbnail image={image} alt={`Image of ${formatDateTime(image.createdAt)}`} />
+                {image.study && <StudyFacts study={image.study} className="mt-1 mx-auto" />}
               </button>
             </Col>
           ))}

@@ -1,0 +1,21 @@
+import {
+  patientMismatchSchema,
+  type PatientMismatch,
+  type UploadStudyBody,
+  type UploadStudyResponse,
+} from '@ra/shared';
+import { apiRequest, ApiError } from '../../../lib/api-client';
+
+/** Files the uploaded DICOM under the patient (api-contract §10.2). */
+export function submitStudy(body: UploadStudyBody): Promise<UploadStudyResponse> {
+  return apiRequest('/api/user/upload-study', { method: 'POST', body });
+}
+
+/** The 409 answer naming the patient found in the files, or null for any other error. */
+export function patientMismatchOf(error: unknown): PatientMismatch | null {
+  if (!(error instanceof ApiError) || error.status !== 409) {
+    return null;
+  }
+  const parsed = patientMismatchSchema.safeParse(error.body);
+  return parsed.success ? parsed.data : null;
+}
