@@ -11,7 +11,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import { roleEnum, users } from './users.js';
 
-export const uploadPurpose = pgEnum('upload_purpose', ['image', 'profile']);
+export const uploadPurpose = pgEnum('upload_purpose', ['image', 'profile', 'dicom', 'dicom-zip']);
+
+/** What an archive item is: a raster image, or a DICOM study (its series and instances in studies.ts). */
+export const itemKind = pgEnum('item_kind', ['image', 'study']);
 
 /** A tus upload: who started it, for what, and whether it finished and was claimed. */
 export const uploads = pgTable(
@@ -45,6 +48,8 @@ export const images = pgTable(
     uploaderId: uuid('uploader_id')
       .notNull()
       .references(() => users.id),
+    kind: itemKind('kind').notNull().default('image'),
+    /** The file itself; for a study, its rendered preview (written by the preview job). */
     storageKey: text('storage_key').notNull(),
     thumbnailKey: text('thumbnail_key'),
     contentType: text('content_type').notNull(),

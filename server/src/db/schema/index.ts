@@ -6,3 +6,4 @@ export * from './images.js';
 export * from './notifications.js';
 export * from './payments.js';
 export * from './users.js';
+export * from './studies.js';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import sharp from 'sharp';
-import { ERROR_BODIES, UPLOAD_LIMITS } from '@ra/shared';
+import { ERROR_BODIES, UPLOAD_LIMITS, type UploadPurpose } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { SUPPORTED_IMAGE_FORMATS, type SupportedFormat } from '../storage/file-types.js';
@@ -14,12 +14,15 @@ import {
   uploadCaller,
   type TusRequest,
 } from './tus-request.js';
+import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
 import { UPLOAD_CLAIM_HOURS, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
 export { UPLOADS_PATH, uploadCaller } from './tus-request.js';
 export { UPLOAD_CLAIM_HOURS } from './upload-quota.js';
 export const NOT_AN_IMAGE = 'The file is not a supported image.';
+export const NOT_DICOM = 'The file is not a DICOM file.';
+export const NOT_A_ZIP = 'The file is not a ZIP file.';
 
 /** The extensions of api-contract §5; FileStore also offers creation-defer-length, which we refuse. */
 const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
@@ -94,17 +97,17 @@ export function createTusServer(
     },
     async onUploadCreate(req, upload) {
       const user = callerOf(req);
-      const purpose = upload.metadata?.purpose;
-      if (purpose !== 'image' && purpose !== 'profile') {
-        throw refusal(400, 'Upload purpose must be image or profile.');
+      const purpose = upload.metadata?.purpose ?? '';
+      if (!Object.hasOwn(UPLOAD_LIMITS, purpose)) {
+        throw refusal(400, 'Upload purpose must be image, profile, dicom or dicom-zip.');
       }
-      if (purpose === 'image' && user.role === 'PATIENT') {
+      if (purpose !== 'profile' && user.role === 'PATIENT') {
         throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.forbidden));
       }
       if (upload.size === undefined) {
         throw refusal(400, 'The upload size must be given.');
       }
-      if (upload.size > UPLOAD_LIMITS[purpose]) {
+      if (upload.size > UPLOAD_LIMITS[purpose as UploadPurpose]) {
         throw refusal(413, 'The file is too large.');
       }
       if (await isOverUploadQuota(ctx, user.id, upload.size)) {
@@ -113,13 +116,28 @@ export function createTusServer(
       await repo.insertUpload(ctx.db, {
         id: upload.id,
         userId: user.id,
-        purpose,
+        purpose: purpose as UploadPurpose,
         filename: (upload.metadata?.filename ?? '').slice(0, 255),
         size: upload.size,
       });
       return { metadata: upload.metadata ?? {} };
     },
     async onUploadFinish(_req, upload) {
+      const purpose = upload.metadata?.purpose ?? '';
+      if (isDicomPurpose(purpose)) {
+        // Only the marker is checked here; the files are read when they are filed (upload-study).
+        const file = await inspectDicomUpload(path.join(tusDir, upload.id), purpose);
+        await repo.markUploadFinished(
+          ctx.db,
+          upload.id,
+          file ?? { contentType: null, width: null, height: null },
+        );
+        if (!file) {
+          await store.remove(upload.id);
+          throw refusal(415, purpose === 'dicom' ? NOT_DICOM : NOT_A_ZIP);
+        }
+        return {};
+      }
       const image = await inspectImage(path.join(tusDir, upload.id));
       // Profile pictures keep their own, lower limit, checked when they are claimed.
       const isTooLarge =

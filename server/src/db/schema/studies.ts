@@ -1,0 +1,93 @@
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { images } from './images.js';
+
+/**
+ * A DICOM study filed as an archive item (the images row with kind 'study'): what the files say
+ * about it, kept beside the item so that lists need no file read. A Study Instance UID is filed
+ * once in the whole archive.
+ */
+export const studies = pgTable('studies', {
+  itemId: uuid('item_id')
+    .primaryKey()
+    .references(() => images.id, { onDelete: 'cascade' }),
+  studyInstanceUid: text('study_instance_uid').notNull().unique(),
+  studyDate: date('study_date', { mode: 'string' }),
+  studyTime: text('study_time').notNull().default(''),
+  studyDescription: text('study_description').notNull().default(''),
+  accessionNumber: text('accession_number').notNull().default(''),
+  studyId: text('study_id').notNull().default(''),
+  referringPhysicianName: text('referring_physician_name').notNull().default(''),
+  /** What the files say about the patient, which may differ from the patient it is filed under. */
+  patientNameInFile: text('patient_name_in_file').notNull().default(''),
+  patientIdInFile: text('patient_id_in_file').notNull().default(''),
+  patientBirthDateInFile: date('patient_birth_date_in_file', { mode: 'string' }),
+  patientSexInFile: text('patient_sex_in_file').notNull().default(''),
+  modalities: text('modalities').array().notNull().default([]),
+  seriesCount: integer('series_count').notNull().default(0),
+  instanceCount: integer('instance_count').notNull().default(0),
+  /** Why the study has no preview, when it has none (for example only structured reports). */
+  previewNote: text('preview_note'),
+});
+
+export const dicomSeries = pgTable(
+  'dicom_series',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    seriesInstanceUid: text('series_instance_uid').notNull().unique(),
+    modality: text('modality').notNull().default(''),
+    seriesNumber: integer('series_number'),
+    seriesDescription: text('series_description').notNull().default(''),
+    bodyPartExamined: text('body_part_examined').notNull().default(''),
+    instanceCount: integer('instance_count').notNull().default(0),
+    /** The series' thumbnail (WebP), once rendered; null for series of non-image objects. */
+    thumbnailKey: text('thumbnail_key'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [index('dicom_series_item_idx').on(table.itemId, table.seriesNumber)],
+);
+
+/** One stored Part 10 file, byte for byte as received, with its attributes as DICOM JSON. */
+export const dicomInstances = pgTable(
+  'dicom_instances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    seriesId: uuid('series_id')
+      .notNull()
+      .references(() => dicomSeries.id, { onDelete: 'cascade' }),
+    sopInstanceUid: text('sop_instance_uid').notNull().unique(),
+    sopClassUid: text('sop_class_uid').notNull(),
+    transferSyntaxUid: text('transfer_syntax_uid').notNull(),
+    instanceNumber: integer('instance_number'),
+    numberOfFrames: integer('number_of_frames').notNull().default(1),
+    rows: integer('rows'),
+    columns: integer('columns'),
+    isImage: boolean('is_image').notNull(),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull().default(''),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** The dataset without file meta and bulk data (PS3.18 F.2), served as WADO-RS metadata. */
+    metadata: jsonb('metadata').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('dicom_instances_series_idx').on(table.seriesId, table.instanceNumber),
+    index('dicom_instances_item_idx').on(table.itemId),
+  ],
+);

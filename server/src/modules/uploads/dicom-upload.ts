@@ -1,0 +1,50 @@
+import fs from 'node:fs/promises';
+
+export type DicomPurpose = 'dicom' | 'dicom-zip';
+
+export function isDicomPurpose(purpose: string): purpose is DicomPurpose {
+  return purpose === 'dicom' || purpose === 'dicom-zip';
+}
+
+/** A Part 10 file has a 128-byte preamble, then "DICM". */
+const DICOM_MARKER_OFFSET = 128;
+const DICOM_MARKER = Buffer.from('DICM', 'latin1');
+/** A local file header, or the end record of an empty archive. */
+const ZIP_MARKERS = [Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from([0x50, 0x4b, 0x05, 0x06])];
+
+async function readHead(file: string, length: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(head, 0, length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether a file starts as a DICOM Part 10 file does; its content is read only when it is filed. */
+export async function hasDicomMarker(file: string): Promise<boolean> {
+  const head = await readHead(file, DICOM_MARKER_OFFSET + DICOM_MARKER.length);
+  return head.subarray(DICOM_MARKER_OFFSET).equals(DICOM_MARKER);
+}
+
+const CONTENT_TYPES: Record<DicomPurpose, string> = {
+  dicom: 'application/dicom',
+  'dicom-zip': 'application/zip',
+};
+
+/**
+ * The stored type of a finished DICOM or ZIP upload, or undefined when its first bytes say it is
+ * not what its purpose claims. Dimensions are those of a study's preview, known later.
+ */
+export async function inspectDicomUpload(file: string, purpose: DicomPurpose) {
+  let isExpected: boolean;
+  if (purpose === 'dicom') {
+    isExpected = await hasDicomMarker(file);
+  } else {
+    const head = await readHead(file, 4);
+    isExpected = ZIP_MARKERS.some((marker) => marker.equals(head));
+  }
+  return isExpected ? { contentType: CONTENT_TYPES[purpose], width: 0, height: 0 } : undefined;
+}
