@@ -17,6 +17,7 @@ import type Stripe from 'stripe';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { studiesRoutes } from './modules/studies/studies.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -34,6 +35,7 @@ export function registerRoutes(
   filesRoutes(app, ctx);
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
+  studiesRoutes(app, ctx, requireUser);
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
   ratingsRoutes(app, ctx, requireUser);

@@ -39,6 +39,7 @@ async function insertAccount(
     firstName?: string;
     lastName?: string;
     title?: string;
+    dob?: string;
     /** False for an account whose owner has not yet opened the confirmation link. */
     emailVerified?: boolean;
   } = {},
@@ -51,7 +52,7 @@ async function insertAccount(
     title: overrides.title ?? (role === 'PHYSICIAN' ? 'Dr.' : ''),
     firstName: overrides.firstName ?? 'Test',
     lastName: overrides.lastName ?? role.charAt(0) + role.slice(1).toLowerCase(),
-    dob: '1985-02-03',
+    dob: overrides.dob ?? '1985-02-03',
     // Factory accounts stand for people who have confirmed their address unless told otherwise.
     emailVerifiedAt: overrides.emailVerified === false ? null : new Date(),
   });

@@ -23,9 +23,12 @@ export class InvalidInput extends Error {
   }
 }
 
-/** A business rule refused the action (409 `{success:false,msg}`). */
+/** A business rule refused the action (409 `{success:false,msg}`, plus `details` when given). */
 export class RuleViolation extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'RuleViolation';
   }

@@ -33,7 +33,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send({ errors: [{ msg: error.message, path: error.path }] });
     }
     if (error instanceof RuleViolation) {
-      return reply.status(409).send({ success: false, msg: error.message });
+      return reply.status(409).send({ ...error.details, success: false, msg: error.message });
     }
     if (error instanceof Refusal) {
       return reply.status(error.statusCode).send({ error: error.message });

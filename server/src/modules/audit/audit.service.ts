@@ -74,8 +74,8 @@ function accessActionOf(row: AccessHistoryRow): AccessAction {
   }
 }
 
-/** Files of archive items are stored under their item's uid (images/<uid>.png, thumbnails/<uid>.webp). */
-const ITEM_FILE = /^(?:images|thumbnails)\/([0-9a-f-]{36})\./;
+/** Files of archive items are stored under their item's uid (images/<uid>.png, thumbnails/<uid>.webp, previews/<uid>.png). */
+const ITEM_FILE = /^(?:images|thumbnails|previews)\/([0-9a-f-]{36})\./;
 
 function accessedItemOf(row: AccessHistoryRow): string | null {
   if (row.action === 'download') {

@@ -47,6 +47,17 @@ export function presentImages(
     const audience = { viewerId: viewer.id, patientId: row.patientId };
     return {
       uid: row.id,
+      kind: row.kind,
+      study: row.study && {
+        study_instance_uid: row.study.studyInstanceUid,
+        study_date: row.study.studyDate,
+        study_description: row.study.studyDescription,
+        modalities: row.study.modalities,
+        series_count: row.study.seriesCount,
+        instance_count: row.study.instanceCount,
+        patient_name_in_file: row.study.patientNameInFile,
+        patient_birth_date_in_file: row.study.patientBirthDateInFile,
+      },
       url: ctx.storage.signedUrl(row.storageKey, audience),
       thumbnail_url: row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey, audience) : null,
       content_type: row.contentType,

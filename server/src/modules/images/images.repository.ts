@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
-import { imageNotes, images, users } from '../../db/schema/index.js';
+import { imageNotes, images, studies, users } from '../../db/schema/index.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');
@@ -11,6 +11,7 @@ const recommended = alias(users, 'recommended');
 
 const IMAGE_COLUMNS = {
   id: images.id,
+  kind: images.kind,
   patientId: images.patientId,
   storageKey: images.storageKey,
   thumbnailKey: images.thumbnailKey,
@@ -23,6 +24,17 @@ const IMAGE_COLUMNS = {
   uploaderTitle: uploader.title,
   uploaderFirstName: uploader.firstName,
   uploaderLastName: uploader.lastName,
+  /** Null unless the item is a DICOM study. */
+  study: {
+    studyInstanceUid: studies.studyInstanceUid,
+    studyDate: studies.studyDate,
+    studyDescription: studies.studyDescription,
+    modalities: studies.modalities,
+    seriesCount: studies.seriesCount,
+    instanceCount: studies.instanceCount,
+    patientNameInFile: studies.patientNameInFile,
+    patientBirthDateInFile: studies.patientBirthDateInFile,
+  },
 };
 
 function selectImages(db: Queryable) {
@@ -30,7 +42,8 @@ function selectImages(db: Queryable) {
     .select(IMAGE_COLUMNS)
     .from(images)
     .innerJoin(patient, eq(patient.id, images.patientId))
-    .innerJoin(uploader, eq(uploader.id, images.uploaderId));
+    .innerJoin(uploader, eq(uploader.id, images.uploaderId))
+    .leftJoin(studies, eq(studies.itemId, images.id));
 }
 
 export type ImageRow = Awaited<ReturnType<typeof findImage>> & {};
@@ -84,6 +97,7 @@ export function listNewestImagesOfPatients(
     .crossJoinLateral(newest)
     .innerJoin(images, eq(images.id, newest.id))
     .innerJoin(uploader, eq(uploader.id, images.uploaderId))
+    .leftJoin(studies, eq(studies.itemId, images.id))
     .where(isAnyUuidOf(patient.id, patientIds))
     .orderBy(desc(images.createdAt), desc(images.id));
 }
@@ -160,10 +174,12 @@ export async function setThumbnail(db: Queryable, imageId: string, thumbnailKey:
   await db.update(images).set({ thumbnailKey }).where(eq(images.id, imageId));
 }
 
+/** Items still waiting for a thumbnail; studies whose preview cannot be made say why instead. */
 export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
   return db
-    .select({ id: images.id })
+    .select({ id: images.id, kind: images.kind })
     .from(images)
-    .where(sql`${images.thumbnailKey} is null`)
+    .leftJoin(studies, eq(studies.itemId, images.id))
+    .where(sql`${images.thumbnailKey} is null and ${studies.previewNote} is null`)
     .limit(limit);
 }

@@ -4,6 +4,7 @@ import { imageViewPath, PATHS, type Image, type ImagePage, type uploadImageBodyS
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
+import type { images } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import {
@@ -118,6 +119,55 @@ export async function getImage(ctx: AppContext, user: AuthUser, imageId: string,
   return image!;
 }
 
+/** Refuses a recommendation that names no radiologist (upload-image and upload-study). */
+export async function checkRecommendation(ctx: AppContext, recommendationId: string | null): Promise<void> {
+  if (recommendationId && !(await findRadiologist(ctx, recommendationId))) {
+    throw new InvalidInput('recommendation', 'The selected radiologist does not exist.');
+  }
+}
+
+/**
+ * Writes a new archive item, image or study, with what every new item brings: the uploader's
+ * note, the patient's notification, the reminder to add notes, and the audit row.
+ */
+export async function recordNewItem(
+  tx: Queryable,
+  user: AuthUser,
+  item: Omit<typeof images.$inferInsert, 'uploaderId'> & { id: string; patientId: string },
+  note: { notes: string; recommendationId: string | null; ip: string },
+): Promise<void> {
+  await repo.insertImage(tx, { ...item, uploaderId: user.id });
+  if (note.notes || note.recommendationId) {
+    await repo.upsertNote(tx, {
+      imageId: item.id,
+      authorId: user.id,
+      authorRole: user.role === 'RADIOLOGIST' ? 'RADIOLOGIST' : 'PHYSICIAN',
+      note: note.notes,
+      recommendationId: note.recommendationId,
+    });
+  }
+  await notify(tx, {
+    userId: item.patientId,
+    message: 'You have a new image from your physician.',
+    to: PATHS.imageLibrary,
+  });
+  if (!note.notes) {
+    await notify(tx, {
+      userId: user.id,
+      message: "Don't forget to add your notes to your patient's image.",
+      to: PATHS.patients,
+    });
+  }
+  await auditChange(tx, {
+    actorId: user.id,
+    patientId: item.patientId,
+    action: 'create',
+    recordType: 'image',
+    recordId: item.id,
+    ip: note.ip,
+  });
+}
+
 export async function uploadImage(
   ctx: AppContext,
   user: AuthUser,
@@ -128,11 +178,7 @@ export async function uploadImage(
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;
-  if (recommendationId) {
-    if (!(await findRadiologist(ctx, recommendationId))) {
-      throw new InvalidInput('recommendation', 'The selected radiologist does not exist.');
-    }
-  }
+  await checkRecommendation(ctx, recommendationId);
 
   // Claim first (one short statement), then move the bytes, then write the records in one
   // transaction: no transaction stays open while a large file moves.
@@ -147,46 +193,21 @@ export async function uploadImage(
   const upload = await moveIntoStorage(ctx, claimed, storageKey, ctx.config.uploads.maxImagePixels);
   try {
     await ctx.db.transaction(async (tx) => {
-      await repo.insertImage(tx, {
-        id: imageId,
-        patientId: body.patient,
-        uploaderId: user.id,
-        storageKey,
-        contentType: upload.contentType,
-        filename: upload.filename,
-        size: upload.size,
-        width: upload.width,
-        height: upload.height,
-      });
-      if (body.notes || recommendationId) {
-        await repo.upsertNote(tx, {
-          imageId,
-          authorId: user.id,
-          authorRole: user.role === 'RADIOLOGIST' ? 'RADIOLOGIST' : 'PHYSICIAN',
-          note: body.notes,
-          recommendationId,
-        });
-      }
-      await notify(tx, {
-        userId: body.patient,
-        message: 'You have a new image from your physician.',
-        to: PATHS.imageLibrary,
-      });
-      if (!body.notes) {
-        await notify(tx, {
-          userId: user.id,
-          message: "Don't forget to add your notes to your patient's image.",
-          to: PATHS.patients,
-        });
-      }
-      await auditChange(tx, {
-        actorId: user.id,
-        patientId: body.patient,
-        action: 'create',
-        recordType: 'image',
-        recordId: imageId,
-        ip,
-      });
+      await recordNewItem(
+        tx,
+        user,
+        {
+          id: imageId,
+          patientId: body.patient,
+          storageKey,
+          contentType: upload.contentType,
+          filename: upload.filename,
+          size: upload.size,
+          width: upload.width,
+          height: upload.height,
+        },
+        { notes: body.notes, recommendationId, ip },
+      );
     });
   } catch (err) {
     await ctx.storage.delete(storageKey);

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { UploadPurpose } from '@ra/shared';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { uploads } from '../../db/schema/index.js';
 
@@ -90,4 +91,47 @@ export async function uploadFiguresOf(
 /** Forgets an upload its owner terminated, unless it was already claimed. */
 export async function deleteUnclaimedUpload(db: Queryable, id: string) {
   await db.delete(uploads).where(and(eq(uploads.id, id), isNull(uploads.claimedAt)));
+}
+
+/** Finished, unclaimed, fresh uploads of `userId` among `ids` with one of `purposes`. */
+export function findClaimableUploads(
+  db: Queryable,
+  claim: { ids: string[]; userId: string; purposes: UploadPurpose[]; notBefore: Date },
+) {
+  return db.select().from(uploads).where(claimableWhere(claim));
+}
+
+/** Claims those of `ids` still claimable; returns their ids (fewer when another request won one). */
+export async function claimUploads(
+  db: Queryable,
+  claim: { ids: string[]; userId: string; purposes: UploadPurpose[]; notBefore: Date },
+): Promise<string[]> {
+  const rows = await db
+    .update(uploads)
+    .set({ claimedAt: new Date() })
+    .where(claimableWhere(claim))
+    .returning({ id: uploads.id });
+  return rows.map((row) => row.id);
+}
+
+function claimableWhere(claim: {
+  ids: string[];
+  userId: string;
+  purposes: UploadPurpose[];
+  notBefore: Date;
+}) {
+  return and(
+    inArray(uploads.id, claim.ids),
+    eq(uploads.userId, claim.userId),
+    inArray(uploads.purpose, claim.purposes),
+    isNotNull(uploads.finishedAt),
+    isNotNull(uploads.contentType),
+    isNull(uploads.claimedAt),
+    gt(uploads.createdAt, claim.notBefore),
+  );
+}
+
+/** Undoes a claim of several uploads, so that the user can file them again. */
+export async function releaseUploads(db: Queryable, ids: string[]) {
+  await db.update(uploads).set({ claimedAt: null }).where(inArray(uploads.id, ids));
 }

@@ -89,3 +89,34 @@ export async function forgetUploadFiles(ctx: AppContext, id: string): Promise<vo
   await fs.rm(path.join(ctx.tusDir, id), { force: true });
   await fs.rm(path.join(ctx.tusDir, `${id}.json`), { force: true });
 }
+
+const DICOM_PURPOSES = ['dicom', 'dicom-zip'] as const;
+
+function dicomClaim(userId: string, ids: string[]) {
+  return {
+    ids,
+    userId,
+    purposes: [...DICOM_PURPOSES],
+    notBefore: new Date(Date.now() - UPLOAD_CLAIM_HOURS * 3600 * 1000),
+  };
+}
+
+/** The caller's finished, unclaimed DICOM and ZIP uploads among `ids` (upload-study reads them before claiming). */
+export async function findDicomUploads(ctx: AppContext, userId: string, ids: string[]) {
+  const rows = await repo.findClaimableUploads(ctx.db, dicomClaim(userId, ids));
+  return rows.map((row) => ({
+    id: row.id,
+    purpose: row.purpose as (typeof DICOM_PURPOSES)[number],
+    filename: row.filename,
+  }));
+}
+
+/** Claims all of them or none: false when another request claimed one first. */
+export async function claimDicomUploads(ctx: AppContext, userId: string, ids: string[]): Promise<boolean> {
+  const claimed = await repo.claimUploads(ctx.db, dicomClaim(userId, ids));
+  if (claimed.length === ids.length) {
+    return true;
+  }
+  await repo.releaseUploads(ctx.db, claimed);
+  return false;
+}

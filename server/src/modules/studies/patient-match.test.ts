@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { namesAnotherPatient, readableDicomName } from './patient-match.js';
+
+const JANE = { firstName: 'Jane', lastName: 'Müller', dob: '1980-04-02' };
+
+describe('the wrong-patient guard', () => {
+  it('accepts the chosen patient however the files spell the name', () => {
+    for (const name of [
+      'MULLER^JANE',
+      'Müller^Jane^Ann',
+      'muller^jane^^Mrs.',
+      'Jane Müller',
+      'MÜLLER JANE',
+    ]) {
+      expect(namesAnotherPatient({ name, birthDate: '1980-04-02' }, JANE), name).toBe(false);
+    }
+  });
+
+  it('flags another name or another birth date', () => {
+    expect(namesAnotherPatient({ name: 'DOE^JOHN', birthDate: '1980-04-02' }, JANE)).toBe(true);
+    expect(namesAnotherPatient({ name: 'MULLER^JOHN', birthDate: '1980-04-02' }, JANE)).toBe(true);
+    expect(namesAnotherPatient({ name: 'SMITH^JANE', birthDate: '1980-04-02' }, JANE)).toBe(true);
+    expect(namesAnotherPatient({ name: 'MULLER^JANE', birthDate: '1980-04-03' }, JANE)).toBe(true);
+  });
+
+  it('treats an anonymised file (no name, no birth date) as no evidence', () => {
+    expect(namesAnotherPatient({ name: '', birthDate: null }, JANE)).toBe(false);
+    expect(namesAnotherPatient({ name: '^', birthDate: null }, JANE)).toBe(false);
+    expect(namesAnotherPatient({ name: '', birthDate: '1999-01-01' }, JANE)).toBe(true);
+  });
+});
+
+describe('names from DICOM files', () => {
+  it('reads the components in the order people write them', () => {
+    expect(readableDicomName('Doe^John^Quincy^Dr.^Jr.')).toBe('Dr. John Quincy Doe Jr.');
+    expect(readableDicomName('CompressedSamples^MR1')).toBe('MR1 CompressedSamples');
+    expect(readableDicomName('Anonymous')).toBe('Anonymous');
+  });
+});

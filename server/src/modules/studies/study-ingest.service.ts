@@ -1,0 +1,288 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import {
+  STUDY_MESSAGES,
+  type SkippedFile,
+  type UploadStudyResponse,
+  type uploadStudyBodySchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { STUDY_PREVIEW_JOB } from '../../jobs/study-preview.job.js';
+import { canUploadFor } from '../access/access.policy.js';
+import { auditChange } from '../audit/audit.service.js';
+import { checkRecommendation, recordNewItem } from '../images/images.service.js';
+import {
+  claimDicomUploads,
+  findDicomUploads,
+  forgetUploadFiles,
+  UPLOAD_NOT_FOUND,
+  uploadIdOf,
+} from '../uploads/uploads.service.js';
+import { namesAnotherPatient, readableDicomName } from './patient-match.js';
+import { readDicomUploads, type DicomFile } from './study-files.js';
+import * as repo from './studies.repository.js';
+
+type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;
+
+/** The files of one study among the uploads. */
+interface StudyFiles {
+  studyInstanceUid: string;
+  files: DicomFile[];
+}
+
+function groupByStudy(files: DicomFile[]): StudyFiles[] {
+  const groups = new Map<string, DicomFile[]>();
+  for (const file of files) {
+    const group = groups.get(file.instance.studyInstanceUid) ?? [];
+    group.push(file);
+    groups.set(file.instance.studyInstanceUid, group);
+  }
+  return [...groups].map(([studyInstanceUid, group]) => ({ studyInstanceUid, files: group }));
+}
+
+/** The uploads named in the body, all the caller's, finished and unclaimed; else the contract's 400. */
+async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
+  const ids = urls.map(uploadIdOf);
+  if (ids.some((id) => id === undefined)) {
+    throw new InvalidInput('uploads', UPLOAD_NOT_FOUND);
+  }
+  const unique = [...new Set(ids as string[])];
+  const found = await findDicomUploads(ctx, user.id, unique);
+  if (found.length !== unique.length) {
+    throw new InvalidInput('uploads', UPLOAD_NOT_FOUND);
+  }
+  return found;
+}
+
+/**
+ * Refuses to file studies under the wrong patient: a study already filed under someone else, or
+ * files naming someone else unless the uploader confirmed (api-contract §10.2).
+ */
+async function guardPatient(ctx: AppContext, body: UploadStudyBody, groups: StudyFiles[]) {
+  const filed = await repo.findStudiesByUid(
+    ctx.db,
+    groups.map((group) => group.studyInstanceUid),
+  );
+  if (filed.some((study) => study.patientId !== body.patient)) {
+    throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+  }
+  if (body.confirm_patient_mismatch) {
+    return;
+  }
+  const patient = await repo.findPatientDetails(ctx.db, body.patient);
+  for (const file of groups.flatMap((group) => group.files)) {
+    const found = { name: file.instance.patientName, birthDate: file.instance.patientBirthDate };
+    if (patient && namesAnotherPatient(found, patient)) {
+      throw new RuleViolation(STUDY_MESSAGES.patientMismatch, {
+        found: { name: readableDicomName(found.name), birth_date: found.birthDate },
+      });
+    }
+  }
+}
+
+/**
+ * Files the DICOM files of `uploads` for a patient: one archive item per study, each written in
+ * its own transaction (api-contract §10.2). An instance the archive already holds is not stored
+ * again; a study filed before gains the new instances.
+ */
+export async function fileStudies(
+  ctx: AppContext,
+  user: AuthUser,
+  body: UploadStudyBody,
+  ip: string,
+): Promise<UploadStudyResponse> {
+  if (!(await canUploadFor(ctx, user, body.patient))) {
+    throw new AppError('NOT_FOUND');
+  }
+  const recommendationId = body.recommendation || null;
+  await checkRecommendation(ctx, recommendationId);
+  const toRead = await findUploads(ctx, user, body.uploads);
+
+  // Beside the tus folder (the same disk, so files move by renaming), never inside it.
+  const unpacked = path.join(path.dirname(ctx.tusDir), 'unpacked');
+  await fs.mkdir(unpacked, { recursive: true });
+  const workDir = await fs.mkdtemp(path.join(unpacked, 'study-'));
+  try {
+    const { files, skipped } = await readDicomUploads(toRead, ctx.tusDir, workDir);
+    const groups = groupByStudy(files);
+    if (groups.length === 0) {
+      throw new InvalidInput('uploads', STUDY_MESSAGES.noDicom);
+    }
+    await guardPatient(ctx, body, groups);
+
+    const ids = toRead.map((upload) => upload.id);
+    if (!(await claimDicomUploads(ctx, user.id, ids))) {
+      // Another request filed some of them meanwhile; nothing stays half claimed.
+      throw new InvalidInput('uploads', UPLOAD_NOT_FOUND);
+    }
+    // From here the files move into storage: a failure leaves the uploads claimed, their bytes gone.
+    const items: UploadStudyResponse['items'] = [];
+    for (const group of groups) {
+      items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip }));
+    }
+    for (const id of ids) {
+      await forgetUploadFiles(ctx, id);
+    }
+    return { success: true, items, skipped };
+  } finally {
+    await fs.rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function fileOneStudy(
+  ctx: AppContext,
+  user: AuthUser,
+  body: UploadStudyBody,
+  group: StudyFiles,
+  context: { recommendationId: string | null; ip: string },
+): Promise<UploadStudyResponse['items'][number]> {
+  const [filed] = await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]);
+  const itemId = filed?.itemId ?? crypto.randomUUID();
+
+  // The same SOP Instance UID twice, in these files or already in the archive, is stored once.
+  const stored = await repo.findStoredSops(
+    ctx.db,
+    group.files.map((file) => file.instance.sopInstanceUid),
+  );
+  const duplicates: SkippedFile[] = [];
+  const fresh: DicomFile[] = [];
+  for (const file of group.files) {
+    if (stored.has(file.instance.sopInstanceUid)) {
+      duplicates.push({ name: file.name, reason: STUDY_MESSAGES.duplicate });
+    } else {
+      stored.add(file.instance.sopInstanceUid);
+      fresh.push(file);
+    }
+  }
+
+  // The bytes go into storage first, as received; no transaction stays open while they move.
+  const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.dcm`;
+  for (const file of fresh) {
+    await ctx.storage.putFile(keyOf(file), file.path, { move: true });
+  }
+  let storedCount = 0;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const first = group.files[0]!.instance;
+      const size = fresh.reduce((total, file) => total + file.size, 0);
+      if (!filed) {
+        await recordNewItem(
+          tx,
+          user,
+          {
+            id: itemId,
+            kind: 'study',
+            patientId: body.patient,
+            storageKey: `previews/${itemId}.png`,
+            contentType: 'image/png',
+            filename: first.studyDescription || group.files[0]!.name,
+            size: 0,
+            width: 0,
+            height: 0,
+          },
+          { notes: body.notes, recommendationId: context.recommendationId, ip: context.ip },
+        );
+        await repo.insertStudy(tx, {
+          itemId,
+          studyInstanceUid: group.studyInstanceUid,
+          studyDate: first.studyDate,
+          studyTime: first.studyTime,
+          studyDescription: first.studyDescription,
+          accessionNumber: first.accessionNumber,
+          studyId: first.studyId,
+          referringPhysicianName: first.referringPhysicianName,
+          patientNameInFile: first.patientName,
+          patientIdInFile: first.patientId,
+          patientBirthDateInFile: first.patientBirthDate,
+          patientSexInFile: first.patientSex,
+        });
+      } else {
+        await auditChange(tx, {
+          actorId: user.id,
+          patientId: body.patient,
+          action: 'update',
+          recordType: 'image',
+          recordId: itemId,
+          ip: context.ip,
+        });
+      }
+      const seriesIds = await ensureSeries(tx, itemId, fresh);
+      const inserted = await repo.insertInstances(
+        tx,
+        fresh.map((file) => ({
+          itemId,
+          seriesId: seriesIds.get(file.instance.seriesInstanceUid)!,
+          sopInstanceUid: file.instance.sopInstanceUid,
+          sopClassUid: file.instance.sopClassUid,
+          transferSyntaxUid: file.instance.transferSyntaxUid,
+          instanceNumber: file.instance.instanceNumber,
+          numberOfFrames: file.instance.numberOfFrames,
+          rows: file.instance.rows,
+          columns: file.instance.columns,
+          isImage: file.instance.isImage,
+          storageKey: keyOf(file),
+          filename: file.name.slice(0, 255),
+          size: file.size,
+          metadata: file.instance.metadata,
+        })),
+      );
+      storedCount = inserted.size;
+      await repo.recountStudy(tx, itemId, size);
+    });
+  } catch (err) {
+    for (const file of fresh) {
+      await ctx.storage.delete(keyOf(file));
+    }
+    throw err;
+  }
+  // After the commit; the thumbnail sweep catches a study whose job was never queued.
+  await ctx.jobs.sendAfterCommit(STUDY_PREVIEW_JOB, { itemId }, { singletonKey: itemId });
+  return {
+    uid: itemId,
+    study_instance_uid: group.studyInstanceUid,
+    instances: storedCount,
+    skipped: duplicates,
+  };
+}
+
+/** The series rows of these files, made where missing; a series of another study is refused. */
+async function ensureSeries(
+  tx: Parameters<typeof repo.insertSeries>[0],
+  itemId: string,
+  files: DicomFile[],
+): Promise<Map<string, string>> {
+  const bySeries = new Map<string, DicomFile['instance']>();
+  for (const file of files) {
+    bySeries.set(file.instance.seriesInstanceUid, file.instance);
+  }
+  const ids = new Map<string, string>();
+  if (bySeries.size === 0) {
+    return ids;
+  }
+  for (const row of await repo.findSeriesByUid(tx, [...bySeries.keys()])) {
+    if (row.itemId !== itemId) {
+      throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+    }
+    ids.set(row.seriesInstanceUid, row.id);
+  }
+  const missing = [...bySeries.values()].filter((instance) => !ids.has(instance.seriesInstanceUid));
+  if (missing.length > 0) {
+    const rows = await repo.insertSeries(
+      tx,
+      missing.map((instance) => ({
+        itemId,
+        seriesInstanceUid: instance.seriesInstanceUid,
+        modality: instance.modality,
+        seriesNumber: instance.seriesNumber,
+        seriesDescription: instance.seriesDescription,
+        bodyPartExamined: instance.bodyPartExamined,
+      })),
+    );
+    rows.forEach((row) => ids.set(row.seriesInstanceUid, row.id));
+  }
+  return ids;
+}

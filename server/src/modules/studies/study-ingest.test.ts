@@ -1,0 +1,318 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import {
+  imagePageSchema,
+  patientMismatchSchema,
+  STUDY_MESSAGES,
+  uploadStudyResponseSchema,
+  type Image,
+} from '@ra/shared';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import { newUid, sampleCopy } from '../../../test/dicom-files.js';
+import { readDicomSample } from '../../../test/dicom-samples.js';
+import { createUpload, uploadFile } from '../../../test/uploads.js';
+import { buildZip } from '../../../test/zip-writer.js';
+import { dicomInstances, studies } from '../../db/schema/index.js';
+import { linkPatient } from '../patients/patients.repository.js';
+
+let t: TestApp;
+const people = {} as Record<
+  'physician' | 'patient' | 'otherPatient' | 'otherPhysician',
+  { id: string; token: string }
+>;
+/** The patient's name and birth date as the DICOM files of the tests give them. */
+const JANE = { patientName: 'Doe^Jane', birthDate: '19800402' };
+
+beforeAll(async () => {
+  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
+  const db = t.database.db;
+  const accounts = {
+    physician: await createPhysician(db),
+    otherPhysician: await createPhysician(db),
+    patient: await createPatient(db, { firstName: 'Jane', lastName: 'Doe', dob: '1980-04-02' }),
+    otherPatient: await createPatient(db, { firstName: 'Otto', lastName: 'Other', dob: '1970-01-01' }),
+  };
+  for (const [name, user] of Object.entries(accounts)) {
+    people[name as keyof typeof people] = { id: user.id, token: (await signIn(t.app, user.email)).token };
+  }
+  await linkPatient(db, accounts.patient.id, accounts.physician.id);
+  await linkPatient(db, accounts.otherPatient.id, accounts.physician.id);
+});
+afterAll(() => t.close());
+
+function fileStudy(token: string, body: Record<string, unknown>) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/user/upload-study',
+    headers: bearer(token),
+    payload: body,
+  });
+}
+
+async function uploadAll(files: Buffer[], purpose = 'dicom'): Promise<string[]> {
+  const urls: string[] = [];
+  for (const file of files) {
+    urls.push(await uploadFile(t.app, people.physician.token, file, purpose));
+  }
+  return urls;
+}
+
+async function listOf(patientId: string, token: string): Promise<Image[]> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/user/${patientId}/images`,
+    headers: bearer(token),
+  });
+  return imagePageSchema.parse(response.json()).images;
+}
+
+/** Waits for the background preview job to give the item a thumbnail. */
+async function waitForPreview(uid: string): Promise<Image> {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/image/${uid}`,
+      headers: bearer(people.physician.token),
+    });
+    const image = response.json().image as Image;
+    if (image.thumbnail_url) {
+      return image;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no preview for ${uid}`);
+}
+
+describe('filing DICOM studies (api-contract §10.2)', () => {
+  it('files one item per study with its series and instances, lists it as a study and draws its preview', async () => {
+    const studyUid = newUid();
+    const seriesUid = newUid();
+    const files = [
+      await sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid, instanceNumber: 1 }),
+      await sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid, instanceNumber: 2 }),
+      await sampleCopy('MR_small.dcm', { ...JANE, studyUid, seriesNumber: 2 }),
+      await sampleCopy('MR_small.dcm', { ...JANE }),
+    ];
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: await uploadAll(files),
+      notes: 'Head CT and MR',
+    });
+    expect(response.statusCode).toBe(201);
+    const filed = uploadStudyResponseSchema.parse(response.json());
+    expect(filed.items).toHaveLength(2);
+    const main = filed.items.find((item) => item.study_instance_uid === studyUid)!;
+    expect(main).toMatchObject({ instances: 3, skipped: [] });
+    expect(filed.skipped).toEqual([]);
+
+    const listed = (await listOf(people.patient.id, people.patient.token)).find(
+      (item) => item.uid === main.uid,
+    )!;
+    expect(listed).toMatchObject({
+      kind: 'study',
+      study: {
+        study_instance_uid: studyUid,
+        modalities: ['CT', 'MR'],
+        series_count: 2,
+        instance_count: 3,
+        patient_name_in_file: 'Doe^Jane',
+        patient_birth_date_in_file: '1980-04-02',
+      },
+      authors: [expect.objectContaining({ note: 'Head CT and MR' })],
+    });
+
+    // The files are stored byte for byte as received.
+    const rows = await t.database.db.select().from(dicomInstances).where(eq(dicomInstances.itemId, main.uid));
+    const stored = await t.app.ctx.storage.read(rows.find((row) => row.instanceNumber === 2)!.storageKey);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored) {
+      chunks.push(chunk as Buffer);
+    }
+    expect(Buffer.concat(chunks).equals(files[1]!)).toBe(true);
+
+    const withPreview = await waitForPreview(main.uid);
+    const thumbnail = await t.app.inject({ method: 'GET', url: withPreview.thumbnail_url! });
+    expect(await sharp(thumbnail.rawPayload).metadata()).toMatchObject({
+      format: 'webp',
+      width: 128,
+      height: 128,
+    });
+    expect(withPreview).toMatchObject({ width: 128, height: 128 });
+    const preview = await t.app.inject({ method: 'GET', url: withPreview.url });
+    expect(await sharp(preview.rawPayload).metadata()).toMatchObject({
+      format: 'png',
+      width: 128,
+      height: 128,
+    });
+  });
+
+  it('stores the same SOP Instance UID once, within one filing and across filings', async () => {
+    const copy = await sampleCopy('CT_small.dcm', JANE);
+    const first = uploadStudyResponseSchema.parse(
+      (
+        await fileStudy(people.physician.token, {
+          patient: people.patient.id,
+          uploads: await uploadAll([copy, copy]),
+        })
+      ).json(),
+    );
+    expect(first.items[0]).toMatchObject({ instances: 1, skipped: [{ reason: STUDY_MESSAGES.duplicate }] });
+
+    const again = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: await uploadAll([copy]),
+    });
+    expect(again.statusCode).toBe(201);
+    const second = uploadStudyResponseSchema.parse(again.json());
+    expect(second.items).toEqual([
+      {
+        uid: first.items[0]!.uid,
+        study_instance_uid: first.items[0]!.study_instance_uid,
+        instances: 0,
+        skipped: [expect.objectContaining({ reason: STUDY_MESSAGES.duplicate })],
+      },
+    ]);
+  });
+
+  it('asks before filing files that name another patient, keeps the uploads, and files once confirmed', async () => {
+    const uploads = await uploadAll([
+      await sampleCopy('MR_small.dcm', { patientName: 'Smith^John', birthDate: '19650101' }),
+    ]);
+    const refused = await fileStudy(people.physician.token, { patient: people.patient.id, uploads });
+    expect(refused.statusCode).toBe(409);
+    expect(patientMismatchSchema.parse(refused.json())).toEqual({
+      success: false,
+      msg: STUDY_MESSAGES.patientMismatch,
+      found: { name: 'John Smith', birth_date: '1965-01-01' },
+    });
+
+    const confirmed = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads,
+      confirm_patient_mismatch: true,
+    });
+    expect(confirmed.statusCode).toBe(201);
+    const [item] = uploadStudyResponseSchema.parse(confirmed.json()).items;
+    const [row] = await t.database.db.select().from(studies).where(eq(studies.itemId, item!.uid));
+    expect(row).toMatchObject({ patientNameInFile: 'Smith^John', patientBirthDateInFile: '1965-01-01' });
+  });
+
+  it('refuses to file a study that is already filed under another patient', async () => {
+    const studyUid = newUid();
+    await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: await uploadAll([await sampleCopy('CT_small.dcm', { ...JANE, studyUid })]),
+    });
+    const response = await fileStudy(people.physician.token, {
+      patient: people.otherPatient.id,
+      uploads: await uploadAll([await sampleCopy('CT_small.dcm', { ...JANE, studyUid })]),
+      confirm_patient_mismatch: true,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ success: false, msg: STUDY_MESSAGES.otherPatient });
+  });
+
+  it('reads a CD folder from a ZIP: DICOMDIR left out, other files skipped and counted, bad names refused', async () => {
+    const studyUid = newUid();
+    const zip = buildZip([
+      { name: 'DICOMDIR', data: readDicomSample('dicomdirtests/DICOMDIR') },
+      {
+        name: 'DICOM/ST1/IM1',
+        data: await sampleCopy('CT_small.dcm', { ...JANE, studyUid }),
+        method: 'deflate',
+      },
+      {
+        name: 'DICOM/ST1/IM2',
+        data: await sampleCopy('MR_small.dcm', { ...JANE, studyUid, seriesNumber: 2 }),
+        method: 'deflate',
+      },
+      { name: 'AUTORUN.INF', data: '[autorun]\nopen=viewer.exe\n' },
+      { name: 'DICOM/BROKEN', data: readDicomSample('MR_truncated.dcm') },
+      { name: '../escape.dcm', data: await sampleCopy('CT_small.dcm', JANE) },
+    ]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: zip.length,
+      purpose: 'dicom-zip',
+      filename: 'cd.zip',
+      body: zip,
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(201);
+    const filed = uploadStudyResponseSchema.parse(response.json());
+    expect(filed.items).toEqual([
+      expect.objectContaining({ study_instance_uid: studyUid, instances: 2, skipped: [] }),
+    ]);
+    expect(filed.skipped).toEqual(
+      expect.arrayContaining([
+        { name: 'cd.zip/AUTORUN.INF', reason: STUDY_MESSAGES.notDicom },
+        { name: 'cd.zip/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable },
+        expect.objectContaining({ name: 'cd.zip/../escape.dcm' }),
+      ]),
+    );
+    expect(filed.skipped).toHaveLength(3);
+  });
+
+  it('answers 400 when nothing in the uploads is DICOM, and files nothing', async () => {
+    const zip = buildZip([{ name: 'readme.txt', data: 'no images here' }]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: zip.length,
+      purpose: 'dicom-zip',
+      filename: 'cd.zip',
+      body: zip,
+    });
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: [{ msg: STUDY_MESSAGES.noDicom, path: 'uploads' }] });
+  });
+
+  it('refuses at the upload a file that is not DICOM, and a ZIP that is not a ZIP', async () => {
+    const notDicom = Buffer.alloc(400, 1);
+    const asDicom = await createUpload(t.app, people.physician.token, {
+      size: notDicom.length,
+      purpose: 'dicom',
+      body: notDicom,
+    });
+    expect(asDicom.statusCode).toBe(415);
+    expect(asDicom.body).toContain('The file is not a DICOM file.');
+    const asZip = await createUpload(t.app, people.physician.token, {
+      size: notDicom.length,
+      purpose: 'dicom-zip',
+      body: notDicom,
+    });
+    expect(asZip.statusCode).toBe(415);
+  });
+
+  it('lets only the caring physician file, never a patient, and only with their own finished uploads', async () => {
+    const uploads = await uploadAll([await sampleCopy('CT_small.dcm', JANE)]);
+    const patientUpload = await createUpload(t.app, people.patient.token, { size: 10, purpose: 'dicom' });
+    expect(patientUpload.statusCode).toBe(403);
+    expect((await fileStudy(people.patient.token, { patient: people.patient.id, uploads })).statusCode).toBe(
+      403,
+    );
+    // Another physician: the patient is not theirs (404), and the uploads are not theirs either.
+    expect(
+      (await fileStudy(people.otherPhysician.token, { patient: people.patient.id, uploads })).statusCode,
+    ).toBe(404);
+    const unknown = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: ['/api/uploads/00000000-0000-4000-8000-000000000000'],
+    });
+    expect(unknown.statusCode).toBe(400);
+    // The other patient does not see the first patient's studies.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/${people.patient.id}/images`,
+      headers: bearer(people.otherPatient.token),
+    });
+    expect(listed.statusCode).toBe(404);
+  });
+});
