@@ -5,6 +5,7 @@ import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { profilePictureJob } from './profile-picture.job.js';
 import { sendEmailJob } from './send-email.job.js';
+import { studyPreviewJob } from './study-preview.job.js';
 import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 import { thumbnailJob } from './thumbnail.job.js';
 import { uploadCleanupJob } from './upload-cleanup.job.js';
@@ -21,6 +22,7 @@ export function allJobs(deps: {
 }) {
   return [
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
+    studyPreviewJob(deps.db, deps.storage, deps.maxImagePixels),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),

@@ -1,0 +1,85 @@
+import { buffer } from 'node:stream/consumers';
+import type { Db } from '../db/client.js';
+import { DicomReadError, PREVIEW_MESSAGES } from '../modules/dicom/dicom-read-error.js';
+import { sopClassName } from '../modules/dicom/sop-classes.js';
+import { encodePreview, renderFrame } from '../modules/dicom/render-preview.js';
+import * as repo from '../modules/studies/studies.repository.js';
+import type { Storage } from '../modules/storage/storage.js';
+import type { JobDefinition } from './job-queue.js';
+
+export const STUDY_PREVIEW_JOB = 'study-preview';
+
+export interface StudyPreviewJobData {
+  itemId: string;
+}
+
+/** Files larger than this are not read whole to draw a preview. */
+const MAX_PREVIEW_FILE_BYTES = 1024 ** 3;
+
+type Instance = Awaited<ReturnType<typeof repo.listSeriesWithImages>>[number]['instances'][number];
+
+/** The middle image of a series: its middle instance, and of a multi-frame one its middle frame. */
+async function renderMiddle(storage: Storage, images: Instance[], maxPixels: number) {
+  const middle = images[Math.floor((images.length - 1) / 2)]!;
+  if (middle.size > MAX_PREVIEW_FILE_BYTES) {
+    throw new DicomReadError(PREVIEW_MESSAGES.tooLarge);
+  }
+  const bytes = await buffer(await storage.read(middle.storageKey));
+  const frame = await renderFrame(bytes, Math.floor((middle.numberOfFrames - 1) / 2), maxPixels);
+  return encodePreview(frame);
+}
+
+/**
+ * Draws a study's preview (the middle image of its first image series, full size, and its
+ * 200×200 thumbnail) and a thumbnail per image series. Running it again redraws them, so a study
+ * that gained instances gets an up-to-date preview. A study of non-image objects only, or whose
+ * pixels cannot be decoded, records why it has no preview.
+ */
+export function studyPreviewJob(
+  db: Db,
+  storage: Storage,
+  maxPixels: number,
+): JobDefinition<StudyPreviewJobData> {
+  return {
+    name: STUDY_PREVIEW_JOB,
+    retryLimit: 3,
+    async handle({ itemId }) {
+      const series = await repo.listSeriesWithImages(db, itemId);
+      let preview: { width: number; height: number } | undefined;
+      let failure: string | undefined;
+      for (const { seriesId, instances } of series) {
+        const images = instances.filter((instance) => instance.isImage);
+        if (images.length === 0) {
+          await repo.setSeriesThumbnail(db, seriesId, null);
+          continue;
+        }
+        try {
+          const drawn = await renderMiddle(storage, images, maxPixels);
+          const seriesKey = `thumbnails/series/${seriesId}.webp`;
+          await storage.putBuffer(seriesKey, drawn.thumbnail);
+          await repo.setSeriesThumbnail(db, seriesId, seriesKey);
+          if (!preview) {
+            await storage.putBuffer(`previews/${itemId}.png`, drawn.preview);
+            await storage.putBuffer(`thumbnails/${itemId}.webp`, drawn.thumbnail);
+            preview = { width: drawn.width, height: drawn.height };
+          }
+        } catch (err) {
+          if (!(err instanceof DicomReadError)) {
+            throw err;
+          }
+          failure ??= err.message;
+        }
+      }
+      if (preview) {
+        await repo.setStudyPreview(db, itemId, { ...preview, thumbnailKey: `thumbnails/${itemId}.webp` });
+        return;
+      }
+      const kinds = [
+        ...new Set(series.flatMap((entry) => entry.instances.map((i) => sopClassName(i.sopClassUid)))),
+      ];
+      await repo.setStudyPreview(db, itemId, {
+        note: failure ?? `No preview: ${kinds.join(', ') || 'no images'}.`,
+      });
+    },
+  };
+}
