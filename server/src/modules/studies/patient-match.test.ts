@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesAnotherPatient, readableDicomName } from './patient-match.js';
+import { namesAnotherPatient } from './patient-match.js';
 
 const JANE = { firstName: 'Jane', lastName: 'Müller', dob: '1980-04-02' };
 
@@ -27,13 +27,5 @@ describe('the wrong-patient guard', () => {
     expect(namesAnotherPatient({ name: '', birthDate: null }, JANE)).toBe(false);
     expect(namesAnotherPatient({ name: '^', birthDate: null }, JANE)).toBe(false);
     expect(namesAnotherPatient({ name: '', birthDate: '1999-01-01' }, JANE)).toBe(true);
-  });
-});
-
-describe('names from DICOM files', () => {
-  it('reads the components in the order people write them', () => {
-    expect(readableDicomName('Doe^John^Quincy^Dr.^Jr.')).toBe('Dr. John Quincy Doe Jr.');
-    expect(readableDicomName('CompressedSamples^MR1')).toBe('MR1 CompressedSamples');
-    expect(readableDicomName('Anonymous')).toBe('Anonymous');
   });
 });

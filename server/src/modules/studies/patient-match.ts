@@ -51,15 +51,3 @@ export function namesAnotherPatient(files: PatientInFiles, patient: ChosenPatien
   }
   return files.birthDate !== null && files.birthDate !== patient.dob;
 }
-
-/** "Family^Given^Middle^Prefix^Suffix" as people write it: "Prefix Given Middle Family Suffix". */
-export function readableDicomName(name: string): string {
-  if (!name.includes('^')) {
-    return name.trim();
-  }
-  const [family = '', given = '', middle = '', prefix = '', suffix = ''] = name.split('^');
-  return [prefix, given, middle, family, suffix]
-    .map((part) => part.trim())
-    .filter((part) => part.length > 0)
-    .join(' ');
-}

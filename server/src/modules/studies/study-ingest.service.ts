@@ -22,7 +22,7 @@ import {
   UPLOAD_NOT_FOUND,
   uploadIdOf,
 } from '../uploads/uploads.service.js';
-import { namesAnotherPatient, readableDicomName } from './patient-match.js';
+import { namesAnotherPatient } from './patient-match.js';
 import { readDicomUploads, type DicomFile } from './study-files.js';
 import * as repo from './studies.repository.js';
 
@@ -78,7 +78,8 @@ async function guardPatient(ctx: AppContext, body: UploadStudyBody, groups: Stud
     const found = { name: file.instance.patientName, birthDate: file.instance.patientBirthDate };
     if (patient && namesAnotherPatient(found, patient)) {
       throw new RuleViolation(STUDY_MESSAGES.patientMismatch, {
-        found: { name: readableDicomName(found.name), birth_date: found.birthDate },
+        // As the files give it ("Family^Given"); the page writes it as people do.
+        found: { name: found.name, birth_date: found.birthDate },
       });
     }
   }

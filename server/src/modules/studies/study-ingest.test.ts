@@ -185,7 +185,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     expect(patientMismatchSchema.parse(refused.json())).toEqual({
       success: false,
       msg: STUDY_MESSAGES.patientMismatch,
-      found: { name: 'John Smith', birth_date: '1965-01-01' },
+      found: { name: 'Smith^John', birth_date: '1965-01-01' },
     });
 
     const confirmed = await fileStudy(people.physician.token, {

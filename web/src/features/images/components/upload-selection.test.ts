@@ -45,15 +45,16 @@ describe('sortChosenFiles', () => {
     ]);
   });
 
-  it('refuses images mixed with DICOM, several images, and a choice with neither', async () => {
+  it("skips pictures beside DICOM (a CD viewer's icons), refuses several images and a choice with neither", async () => {
     const jpeg = fileStartingWith('photo.jpg', SIGNATURES.jpeg);
-    expect(await sortChosenFiles(chosen(dicomFile('IM1'), jpeg))).toMatchObject({
-      kind: 'refused',
-      message: SELECTION_MESSAGES.mixed,
-    });
+    const withDicom = await sortChosenFiles(chosen(dicomFile('IM1'), jpeg));
+    expect(withDicom).toMatchObject({ kind: 'dicom', files: [{ purpose: 'dicom' }] });
+    expect(withDicom.kind !== 'none' && withDicom.skipped.map(({ file }) => file.name)).toEqual([
+      'photo.jpg',
+    ]);
     expect(await sortChosenFiles(chosen(fileStartingWith('a.zip', SIGNATURES.zip), jpeg))).toMatchObject({
-      kind: 'refused',
-      message: SELECTION_MESSAGES.mixed,
+      kind: 'dicom',
+      files: [{ purpose: 'dicom-zip' }],
     });
     expect(await sortChosenFiles(chosen(jpeg, fileStartingWith('b.gif', SIGNATURES.gif)))).toMatchObject({
       kind: 'refused',

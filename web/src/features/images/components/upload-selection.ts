@@ -12,8 +12,6 @@ export type UploadSelection =
   | { kind: 'refused'; message: string; skipped: ChosenFile[] };
 
 export const SELECTION_MESSAGES = {
-  mixed:
-    'Images and DICOM files cannot be uploaded together. Choose one image, or only DICOM files (files, a folder or a ZIP).',
   oneImage: 'Choose one image at a time.',
   nothing: 'No image or DICOM file was found in what you chose.',
 } as const;
@@ -21,7 +19,7 @@ export const SELECTION_MESSAGES = {
 /** Sorts the chosen files by kind; `kinds[i]` is the kind of `chosen[i]`. */
 export function selectionOf(chosen: ChosenFile[], kinds: FileKind[]): UploadSelection {
   const images = chosen.filter((_, index) => kinds[index] === 'image');
-  const skipped = chosen.filter((_, index) => kinds[index] === 'other');
+  const others = chosen.filter((_, index) => kinds[index] === 'other');
   const files: BatchFile[] = [];
   chosen.forEach(({ file, path }, index) => {
     if (kinds[index] === 'dicom' || kinds[index] === 'zip') {
@@ -31,8 +29,12 @@ export function selectionOf(chosen: ChosenFile[], kinds: FileKind[]): UploadSele
   if (chosen.length === 0) {
     return { kind: 'none' };
   }
-  if (images.length > 0 && files.length > 0) {
-    return { kind: 'refused', message: SELECTION_MESSAGES.mixed, skipped };
+  // Beside DICOM files, pictures are what CDs carry for their viewer (icons, logos): skipped too.
+  const skipped = files.length > 0 ? [...others, ...images] : others;
+  if (files.length > 0) {
+    return files.length > MAX_STUDY_UPLOADS
+      ? { kind: 'refused', message: STUDY_MESSAGES.tooManyUploads, skipped }
+      : { kind: 'dicom', files, skipped };
   }
   if (images.length > 1) {
     return { kind: 'refused', message: SELECTION_MESSAGES.oneImage, skipped };
@@ -40,13 +42,7 @@ export function selectionOf(chosen: ChosenFile[], kinds: FileKind[]): UploadSele
   if (images[0]) {
     return { kind: 'image', file: images[0].file, skipped };
   }
-  if (files.length > MAX_STUDY_UPLOADS) {
-    return { kind: 'refused', message: STUDY_MESSAGES.tooManyUploads, skipped };
-  }
-  if (files.length === 0) {
-    return { kind: 'refused', message: SELECTION_MESSAGES.nothing, skipped };
-  }
-  return { kind: 'dicom', files, skipped };
+  return { kind: 'refused', message: SELECTION_MESSAGES.nothing, skipped };
 }
 
 /** Reads the first bytes of each chosen file and sorts them. */

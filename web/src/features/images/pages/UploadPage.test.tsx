@@ -126,7 +126,7 @@ describe('UploadPage with DICOM', () => {
     expect(screen.getByRole('button', { name: 'Complete Upload' })).toBeEnabled();
   });
 
-  it('refuses images mixed with DICOM, and keeps a single image in the image flow', async () => {
+  it('skips a picture chosen beside DICOM files, and keeps a single image in the image flow', async () => {
     const { user } = renderUpload();
     await user.selectOptions(
       await screen.findByRole('combobox', { name: 'Patient' }),
@@ -134,12 +134,9 @@ describe('UploadPage with DICOM', () => {
     );
     const png = fileStartingWith('chest.png', SIGNATURES.png, 4096, 'image/png');
     await user.upload(screen.getByLabelText('Image'), [png, dicomFile('IM0')]);
-    expect(
-      await screen.findByText(
-        'Images and DICOM files cannot be uploaded together. Choose one image, or only DICOM files (files, a folder or a ZIP).',
-      ),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Complete Upload' })).toBeDisabled();
+    expect(await screen.findByText(/^1 DICOM file,/)).toBeInTheDocument();
+    expect(screen.getByText('1 file that is not DICOM was skipped')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: 'Preview of the chosen image' })).not.toBeInTheDocument();
 
     await user.upload(screen.getByLabelText('Image'), png);
     expect(await screen.findByRole('img', { name: 'Preview of the chosen image' })).toBeInTheDocument();
