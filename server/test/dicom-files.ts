@@ -4,12 +4,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { readDicomSample } from './dicom-samples.js';
 
 const run = promisify(execFile);
-
-export { DICOM_SAMPLES_DIR };
-
-import { DICOM_SAMPLES_DIR, readDicomSample } from './dicom-samples.js';
 
 /** A new, globally unique DICOM UID (the 2.25 root takes a UUID as a decimal number). */
 export function newUid(): string {

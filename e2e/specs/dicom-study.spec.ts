@@ -1,0 +1,95 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { newUid, sampleCopy } from '../../server/test/dicom-files.js';
+import { readDicomSample } from '../../server/test/dicom-samples.js';
+import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+
+/**
+ * A CD as hospitals hand it out: a DICOMDIR, an autorun file, a viewer's icon, and a CT series of
+ * five slices and an MR series of three, all of one study whose files name someone else.
+ */
+async function writeCd(): Promise<string> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-cd-'));
+  const cd = path.join(root, 'CD');
+  await fs.mkdir(path.join(cd, 'DICOM', 'S1'), { recursive: true });
+  await fs.mkdir(path.join(cd, 'DICOM', 'S2'), { recursive: true });
+  await fs.mkdir(path.join(cd, 'VIEWER'), { recursive: true });
+  await fs.writeFile(path.join(cd, 'DICOMDIR'), readDicomSample('dicomdirtests/DICOMDIR'));
+  await fs.writeFile(path.join(cd, 'AUTORUN.INF'), '[autorun]\nopen=VIEWER\\viewer.exe\n');
+  await fs.writeFile(
+    path.join(cd, 'VIEWER', 'logo.png'),
+    Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+  );
+  const study = { studyUid: newUid(), patientName: 'Smith^John', birthDate: '19650101' };
+  const ct = { ...study, seriesUid: newUid(), seriesNumber: 1 };
+  const mr = { ...study, seriesUid: newUid(), seriesNumber: 2 };
+  for (let slice = 1; slice <= 5; slice += 1) {
+    const file = await sampleCopy('CT_small.dcm', { ...ct, instanceNumber: slice });
+    await fs.writeFile(path.join(cd, 'DICOM', 'S1', `IM${slice}`), file);
+  }
+  for (let slice = 1; slice <= 3; slice += 1) {
+    const file = await sampleCopy('MR_small.dcm', { ...mr, instanceNumber: slice });
+    await fs.writeFile(path.join(cd, 'DICOM', 'S2', `IM${slice}`), file);
+  }
+  return cd;
+}
+
+test('a physician files a CD folder after the wrong-patient warning; the patient sees the study and asks for an opinion on it', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const patient = await (await browser.newContext()).newPage();
+  const doctor = await (await browser.newContext()).newPage();
+  const account = await createPatientAccount(patient);
+  await signInByApi(patient, account.email, account.password);
+  const { token } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
+  await addPatientByApi(doctor, token, account);
+  const cd = await writeCd();
+
+  await doctor.goto('/upload');
+  await doctor.getByLabel('Patient').selectOption({ label: `Erin Endtoend (${account.email})` });
+  await doctor.getByLabel('Choose a folder').setInputFiles(cd);
+  await expect(doctor.getByText(/^8 DICOM files, /)).toBeVisible();
+  await expect(doctor.getByText('3 files that are not DICOM were skipped')).toBeVisible();
+  await doctor.getByLabel('Notes').fill('CT and MR of the head from the referring hospital.');
+  await doctor.getByRole('button', { name: 'Complete Upload' }).click();
+
+  // The files name John Smith: the page compares and waits for a decision; nothing is filed yet.
+  const warning = doctor.getByRole('alert').filter({ hasText: 'These files name a different patient' });
+  await expect(warning).toContainText('In the files: John Smith, born');
+  await expect(warning).toContainText('Chosen patient: Erin Endtoend, born');
+  await expect(doctor.getByRole('heading', { name: 'These files name a different patient' })).toBeFocused();
+  await warning.getByRole('button', { name: 'File under Erin Endtoend anyway' }).click();
+  await expect(doctor.getByText('Filed 1 study with 8 instances.')).toBeVisible();
+
+  // The patient's library lists the study with its modalities, and its preview once drawn.
+  await patient.goto('/imagelibrary');
+  const row = patient.getByRole('row').filter({ hasText: 'Study' });
+  await expect(row).toContainText('CT, MR');
+  await expect(row).toContainText('2 series · 8 instances');
+  await expect
+    .poll(
+      async () => {
+        await patient.reload();
+        const thumbnail = patient.getByRole('row').filter({ hasText: 'Study' }).getByRole('img');
+        return (
+          (await thumbnail.count()) > 0 && thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)
+        );
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(128);
+
+  // The patient asks a radiologist to read the study.
+  await patient.goto('/secondopinion');
+  await patient.getByLabel('Radiologist').selectOption({ label: 'Dr. Laura Davis — Musculoskeletal' });
+  await patient.getByRole('button', { name: 'Go to Image Selection' }).click();
+  const modal = patient.getByRole('dialog', { name: 'Select image for a second opinion' });
+  await expect(modal).toContainText('CT, MR');
+  await modal.getByRole('radio').first().click();
+  await modal.getByRole('button', { name: 'Confirm for Payment' }).click();
+  await expect(patient).toHaveURL(/\/invoices$/);
+  await expect(patient.getByTestId('invoice-row').first()).toContainText('Dr. Laura Davis');
+});
