@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './fields.js';
 import { ROLES } from './roles.js';
+import { newItemFields } from './new-item-fields.js';
 import { ITEM_KINDS, studySummarySchema } from './studies.js';
 
 export const authorSchema = z.object({
@@ -49,21 +50,11 @@ const noteField = z
   .max(LIMITS.text, { error: 'Note is too long.' });
 
 export const uploadImageBodySchema = z.object({
-  patient: z
-    .string({ error: 'Please choose a patient.' })
-    .trim()
-    .min(1, { error: 'Please choose a patient.' }),
-  notes: z
-    .string({ error: 'Notes must be text.' })
-    .trim()
-    .max(LIMITS.text, { error: 'Notes is too long.' })
-    .optional()
-    .default(''),
+  ...newItemFields,
   url: z
     .string({ error: 'The upload was not found or is not finished.' })
     .trim()
     .min(1, { error: 'The upload was not found or is not finished.' }),
-  recommendation: z.string().trim().nullable().optional(),
 });
 export type UploadImageBody = z.input<typeof uploadImageBodySchema>;
 

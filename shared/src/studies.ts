@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './fields.js';
+import { newItemFields } from './new-item-fields.js';
 
 /** What a DICOM study item carries beside the fields every archive item has (api-contract §10.1). */
 export const studySummarySchema = z.object({
@@ -34,23 +34,13 @@ export const STUDY_MESSAGES = {
 } as const;
 
 export const uploadStudyBodySchema = z.object({
-  patient: z
-    .string({ error: 'Please choose a patient.' })
-    .trim()
-    .min(1, { error: 'Please choose a patient.' }),
+  ...newItemFields,
   uploads: z
     .array(z.string({ error: 'The upload was not found or is not finished.' }).trim().min(1), {
       error: STUDY_MESSAGES.noDicom,
     })
     .min(1, { error: STUDY_MESSAGES.noDicom })
     .max(MAX_STUDY_UPLOADS, { error: STUDY_MESSAGES.tooManyUploads }),
-  notes: z
-    .string({ error: 'Notes must be text.' })
-    .trim()
-    .max(LIMITS.text, { error: 'Notes is too long.' })
-    .optional()
-    .default(''),
-  recommendation: z.string().trim().nullable().optional(),
   confirm_patient_mismatch: z.boolean().optional().default(false),
 });
 export type UploadStudyBody = z.input<typeof uploadStudyBodySchema>;
