@@ -15,3 +15,4 @@ export * from './payments.js';
 export * from './profiles.js';
 export * from './mfa.js';
 export * from './studies.js';
+export * from './dicomweb.js';
