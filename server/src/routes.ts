@@ -18,6 +18,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
+import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -36,6 +37,7 @@ export function registerRoutes(
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
+  dicomwebRoutes(app, ctx, requireUser);
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
   ratingsRoutes(app, ctx, requireUser);

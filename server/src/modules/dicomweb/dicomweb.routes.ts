@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import type { AppContext } from '../../context.js';
+import type { QidoLevel } from './qido-query.js';
+import { convertStoredImage, renderedTypeOf, renderStoredFrame } from './rendered-images.js';
+import * as dicomweb from './dicomweb.service.js';
+
+type Params = { study?: string; series?: string; instance?: string; frames?: string };
+
+const DICOM_JSON = 'application/dicom+json';
+
+function pathOf(request: FastifyRequest): dicomweb.DicomPath {
+  const params = request.params as Params;
+  return { study: params.study, series: params.series, instance: params.instance };
+}
+
+/** DICOMweb (PS3.18) at /dicomweb, with the app's bearer tokens and the archive's access rules. */
+export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const signedIn = { preHandler: requireUser() };
+
+  function sendJson(reply: FastifyReply, json: string) {
+    // Patient data: never stored by a cache (the default for /api is set the same way).
+    return reply.type(DICOM_JSON).header('cache-control', 'no-store').send(json);
+  }
+
+  const searches: [string, QidoLevel][] = [
+    ['/dicomweb/studies', 'study'],
+    ['/dicomweb/studies/:study/series', 'series'],
+    ['/dicomweb/studies/:study/instances', 'instance'],
+    ['/dicomweb/studies/:study/series/:series/instances', 'instance'],
+  ];
+  for (const [url, level] of searches) {
+    app.get(url, signedIn, async (request, reply) => {
+      const answer = await dicomweb.search(
+        ctx,
+        currentUser(request),
+        level,
+        pathOf(request),
+        request.query as dicomweb.QueryString,
+        request.ip,
+      );
+      if (answer.ignored.length > 0) {
+        void reply.header(
+          'warning',
+          `299 ${new URL(ctx.config.publicUrl).host} "Not used for matching: ${answer.ignored.join(', ')}"`,
+        );
+      }
+      return sendJson(reply, JSON.stringify(answer.datasets));
+    });
+  }
+
+  for (const url of [
+    '/dicomweb/studies/:study/metadata',
+    '/dicomweb/studies/:study/series/:series/metadata',
+    '/dicomweb/studies/:study/series/:series/instances/:instance/metadata',
+  ]) {
+    app.get(url, signedIn, async (request, reply) =>
+      sendJson(reply, await dicomweb.metadataAt(ctx, currentUser(request), pathOf(request), request.ip)),
+    );
+  }
+
+  async function sendRendered(request: FastifyRequest, reply: FastifyReply, frameNumber: number) {
+    const type = renderedTypeOf(request.headers.accept);
+    if (!type) {
+      return reply.status(406).send({ error: 'Rendered images are available as image/jpeg or image/png.' });
+    }
+    const [instance] = await dicomweb.instancesAt(ctx, currentUser(request), pathOf(request), request.ip);
+    const image = instance?.isImage
+      ? await renderStoredFrame(
+          ctx.storage,
+          instance.storageKey,
+          frameNumber,
+          type,
+          ctx.config.uploads.maxImagePixels,
+        )
+      : undefined;
+    if (!image) {
+      throw new AppError('NOT_FOUND');
+    }
+    return reply.type(type).header('cache-control', 'private, no-store').send(image);
+  }
+
+  app.get(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/rendered',
+    signedIn,
+    (request, reply) => sendRendered(request, reply, 1),
+  );
+  app.get(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames/rendered',
+    signedIn,
+    (request, reply) => {
+      const frame = Number((request.params as Params).frames);
+      if (!Number.isInteger(frame) || frame < 1) {
+        throw new AppError('NOT_FOUND');
+      }
+      return sendRendered(request, reply, frame);
+    },
+  );
+
+  /** A series' thumbnail (drawn with the study's preview), or the study's own preview thumbnail. */
+  for (const url of [
+    '/dicomweb/studies/:study/thumbnail',
+    '/dicomweb/studies/:study/series/:series/thumbnail',
+  ]) {
+    app.get(url, signedIn, async (request, reply) => {
+      const type = renderedTypeOf(request.headers.accept);
+      if (!type) {
+        return reply.status(406).send({ error: 'Thumbnails are available as image/jpeg or image/png.' });
+      }
+      const path = pathOf(request);
+      const rows = await dicomweb.instancesAt(ctx, currentUser(request), path, request.ip);
+      const key = path.series ? rows[0]!.thumbnailKey : `thumbnails/${rows[0]!.itemId}.webp`;
+      if (!key || !(await ctx.storage.stat(key))) {
+        throw new AppError('NOT_FOUND');
+      }
+      return reply
+        .type(type)
+        .header('cache-control', 'private, no-store')
+        .send(await convertStoredImage(ctx.storage, key, type));
+    });
+  }
+}

@@ -1,0 +1,202 @@
+import type { DicomJsonDataset } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { itemReadFilter } from '../access/access.policy.js';
+import { auditReads, type AuditEntry } from '../audit/audit.service.js';
+import {
+  instanceAttributes,
+  seriesAttributes,
+  studyAttributes,
+  withIncludedFields,
+} from './dicom-attributes.js';
+import * as repo from './dicomweb.repository.js';
+import { parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery } from './qido-query.js';
+
+export type QueryString = Record<string, string | string[] | undefined>;
+
+/** Where a study, series or instance can be retrieved (RetrieveURL, 0008,1190). */
+export interface DicomPath {
+  study?: string;
+  series?: string;
+  instance?: string;
+}
+
+export interface SearchAnswer {
+  datasets: DicomJsonDataset[];
+  /** Query keys that were not used for matching. */
+  ignored: string[];
+}
+
+function readQuery(query: QueryString, level: QidoLevel, path: DicomPath): QidoQuery {
+  try {
+    // Path parameters match exactly, like the same keys in the query string.
+    return parseQidoQuery(
+      {
+        ...query,
+        ...(path.study ? { StudyInstanceUID: path.study } : {}),
+        ...(path.series ? { SeriesInstanceUID: path.series } : {}),
+        ...(path.instance ? { SOPInstanceUID: path.instance } : {}),
+      },
+      level,
+    );
+  } catch (err) {
+    if (err instanceof QidoQueryError) {
+      throw new InvalidInput('query', err.message);
+    }
+    throw err;
+  }
+}
+
+function urlOf(ctx: AppContext, path: DicomPath): string {
+  let url = `${ctx.config.publicUrl.replace(/\/$/, '')}/dicomweb/studies/${path.study}`;
+  if (path.series) {
+    url += `/series/${path.series}`;
+  }
+  if (path.instance) {
+    url += `/instances/${path.instance}`;
+  }
+  return url;
+}
+
+/** A search reads the lists of the patients whose studies it returns (access history: "list"). */
+async function auditSearch(ctx: AppContext, user: AuthUser, rows: { patientId: string }[], ip: string) {
+  const patients = [...new Set(rows.map((row) => row.patientId))];
+  await auditReads(
+    ctx,
+    patients.map((patientId): AuditEntry => ({
+      actorId: user.id,
+      patientId,
+      action: 'read',
+      recordType: 'image-list',
+      recordId: patientId,
+      ip,
+    })),
+  );
+}
+
+/** QIDO-RS (PS3.18 10.6): what the caller may read and the query matches; nothing else exists. */
+export async function search(
+  ctx: AppContext,
+  user: AuthUser,
+  level: QidoLevel,
+  path: DicomPath,
+  queryString: QueryString,
+  ip: string,
+): Promise<SearchAnswer> {
+  const query = readQuery(queryString, level, path);
+  const readable = itemReadFilter(user);
+  let datasets: DicomJsonDataset[];
+  let rows: { patientId: string }[];
+  if (level === 'study') {
+    const found = await repo.searchStudies(ctx.db, readable, query);
+    const extra = await includedFor(
+      ctx,
+      query,
+      'study',
+      found.map((row) => row.itemId),
+    );
+    rows = found;
+    datasets = found.map((row) =>
+      withIncludedFields(
+        studyAttributes(row, urlOf(ctx, { study: row.studyInstanceUid })),
+        query.includeFields,
+        extra.get(row.itemId),
+      ),
+    );
+  } else if (level === 'series') {
+    const found = await repo.searchSeries(ctx.db, readable, query);
+    const extra = await includedFor(
+      ctx,
+      query,
+      'series',
+      found.map((row) => row.seriesId),
+    );
+    rows = found;
+    datasets = found.map((row) =>
+      withIncludedFields(
+        seriesAttributes(row, urlOf(ctx, { study: row.studyInstanceUid, series: row.seriesInstanceUid })),
+        query.includeFields,
+        extra.get(row.seriesId),
+      ),
+    );
+  } else {
+    const found = await repo.searchInstances(ctx.db, readable, query);
+    rows = found;
+    datasets = found.map((row) =>
+      instanceAttributes(
+        row,
+        urlOf(ctx, {
+          study: row.studyInstanceUid,
+          series: row.seriesInstanceUid,
+          instance: row.sopInstanceUid,
+        }),
+      ),
+    );
+    if (query.includeFields === 'all' || query.includeFields.length > 0) {
+      const extra = await repo.representativeMetadata(
+        ctx.db,
+        'instance',
+        found.map((row) => row.instanceId),
+      );
+      datasets = datasets.map((dataset, index) =>
+        withIncludedFields(dataset, query.includeFields, extra.get(found[index]!.instanceId)),
+      );
+    }
+  }
+  await auditSearch(ctx, user, rows, ip);
+  return { datasets, ignored: query.ignored };
+}
+
+async function includedFor(ctx: AppContext, query: QidoQuery, level: 'study' | 'series', ids: string[]) {
+  const isWanted = query.includeFields === 'all' || query.includeFields.length > 0;
+  return isWanted
+    ? repo.representativeMetadata(ctx.db, level, ids)
+    : new Map<string, Record<string, unknown>>();
+}
+
+/**
+ * The instances under a path that the caller may read, in study, series and instance order; an
+ * empty answer is 404 (what the caller may not see does not exist). Each item read is audited.
+ */
+export async function instancesAt(
+  ctx: AppContext,
+  user: AuthUser,
+  path: DicomPath,
+  ip: string,
+  action: 'read' | 'download' = 'read',
+): Promise<repo.InstanceRow[]> {
+  const query = readQuery({}, 'instance', path);
+  query.limit = Number.MAX_SAFE_INTEGER;
+  const rows = await repo.searchInstances(ctx.db, itemReadFilter(user), query);
+  if (rows.length === 0) {
+    throw new AppError('NOT_FOUND');
+  }
+  const items = new Map(rows.map((row) => [row.itemId, row.patientId]));
+  await auditReads(
+    ctx,
+    [...items].map(([itemId, patientId]): AuditEntry => ({
+      actorId: user.id,
+      patientId,
+      action,
+      recordType: action === 'download' ? 'file' : 'image',
+      recordId: action === 'download' ? `studies/${itemId}` : itemId,
+      ip,
+    })),
+  );
+  return rows;
+}
+
+/** WADO-RS metadata (PS3.18 10.4.1.1.2): the stored attributes of every instance under the path. */
+export async function metadataAt(
+  ctx: AppContext,
+  user: AuthUser,
+  path: DicomPath,
+  ip: string,
+): Promise<string> {
+  const rows = await instancesAt(ctx, user, path, ip);
+  return repo.metadataOf(
+    ctx.db,
+    rows.map((row) => row.instanceId),
+  );
+}

@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { and, eq } from 'drizzle-orm';
+import {
+  dicomJsonListSchema,
+  firstValue,
+  uploadStudyResponseSchema,
+  type DicomJsonDataset,
+} from '@ra/shared';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import {
+  bearer,
+  createPatient,
+  createPhysician,
+  createRadiologist,
+  signIn,
+} from '../../../test/factories.js';
+import { newUid, sampleCopy } from '../../../test/dicom-files.js';
+import { uploadFile } from '../../../test/uploads.js';
+import { auditLog } from '../../db/schema/index.js';
+import { linkPatient } from '../patients/patients.repository.js';
+
+let t: TestApp;
+type Person = { id: string; token: string };
+const people = {} as Record<
+  'physician' | 'otherPhysician' | 'patient' | 'otherPatient' | 'radiologist',
+  Person
+>;
+/** The patient's CT study (two series) and the other patient's MR study. */
+const uids = { ct: newUid(), ctSeries: newUid(), scout: newUid(), mr: newUid(), firstSop: newUid() };
+let ctItem = '';
+
+async function file(token: string, patient: string, files: Buffer[]) {
+  const uploads: string[] = [];
+  for (const bytes of files) {
+    uploads.push(await uploadFile(t.app, token, bytes, 'dicom'));
+  }
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/upload-study',
+    headers: bearer(token),
+    payload: { patient, uploads, confirm_patient_mismatch: true },
+  });
+  expect(response.statusCode).toBe(201);
+  return uploadStudyResponseSchema.parse(response.json()).items[0]!.uid;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
+  const db = t.database.db;
+  const accounts = {
+    physician: await createPhysician(db),
+    otherPhysician: await createPhysician(db),
+    patient: await createPatient(db),
+    otherPatient: await createPatient(db),
+    radiologist: await createRadiologist(db),
+  };
+  for (const [name, user] of Object.entries(accounts)) {
+    people[name as keyof typeof people] = { id: user.id, token: (await signIn(t.app, user.email)).token };
+  }
+  await linkPatient(db, accounts.patient.id, accounts.physician.id);
+  await linkPatient(db, accounts.otherPatient.id, accounts.otherPhysician.id);
+  const ct = { studyUid: uids.ct, patientName: 'Doe^Jane', birthDate: '19800402' };
+  ctItem = await file(people.physician.token, people.patient.id, [
+    await sampleCopy('CT_small.dcm', {
+      ...ct,
+      seriesUid: uids.ctSeries,
+      seriesNumber: 2,
+      instanceNumber: 1,
+      sopUid: uids.firstSop,
+    }),
+    await sampleCopy('CT_small.dcm', { ...ct, seriesUid: uids.ctSeries, seriesNumber: 2, instanceNumber: 2 }),
+    await sampleCopy('CT_small.dcm', { ...ct, seriesUid: uids.ctSeries, seriesNumber: 2, instanceNumber: 3 }),
+    await sampleCopy('MR_small.dcm', { ...ct, seriesUid: uids.scout, seriesNumber: 1, instanceNumber: 1 }),
+  ]);
+  await file(people.otherPhysician.token, people.otherPatient.id, [
+    await sampleCopy('MR_small.dcm', {
+      studyUid: uids.mr,
+      patientName: 'Roe^Richard',
+      birthDate: '19700101',
+    }),
+  ]);
+});
+afterAll(() => t.close());
+
+async function qido(person: Person, url: string): Promise<DicomJsonDataset[]> {
+  const response = await t.app.inject({ method: 'GET', url, headers: bearer(person.token) });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toContain('application/dicom+json');
+  return dicomJsonListSchema.parse(response.json());
+}
+
+const studyUids = (datasets: DicomJsonDataset[]) =>
+  datasets.map((dataset) => firstValue(dataset, '0020000D'));
+
+describe('QIDO-RS', () => {
+  it('lists each caller only the studies they may read, with the study attributes', async () => {
+    const [study] = await qido(people.patient, '/dicomweb/studies');
+    expect(study).toMatchObject({
+      '0020000D': { vr: 'UI', Value: [uids.ct] },
+      '00080061': { vr: 'CS', Value: ['CT', 'MR'] },
+      '00100010': { vr: 'PN', Value: [{ Alphabetic: 'Doe^Jane' }] },
+      '00100030': { vr: 'DA', Value: ['19800402'] },
+      '00201206': { vr: 'IS', Value: [2] },
+      '00201208': { vr: 'IS', Value: [4] },
+    });
+    expect(firstValue(study!, '00081190')).toMatch(new RegExp(`/dicomweb/studies/${uids.ct}$`));
+    expect(studyUids(await qido(people.physician, '/dicomweb/studies'))).toEqual([uids.ct]);
+    expect(studyUids(await qido(people.otherPatient, '/dicomweb/studies'))).toEqual([uids.mr]);
+    expect(studyUids(await qido(people.otherPhysician, '/dicomweb/studies'))).toEqual([uids.mr]);
+    // A radiologist sees nothing until the patient has paid them for this study.
+    expect(await qido(people.radiologist, '/dicomweb/studies')).toEqual([]);
+  });
+
+  it('matches exactly, by wildcard on names, by date range and modality, and pages', async () => {
+    const physician = people.physician;
+    expect(studyUids(await qido(physician, `/dicomweb/studies?StudyInstanceUID=${uids.ct}`))).toEqual([
+      uids.ct,
+    ]);
+    expect(studyUids(await qido(physician, `/dicomweb/studies?StudyInstanceUID=${uids.mr}`))).toEqual([]);
+    expect(studyUids(await qido(physician, '/dicomweb/studies?PatientName=doe*'))).toEqual([uids.ct]);
+    expect(studyUids(await qido(physician, '/dicomweb/studies?00100010=D?E^JANE'))).toEqual([uids.ct]);
+    expect(await qido(physician, '/dicomweb/studies?PatientName=Roe*')).toEqual([]);
+    const [study] = await qido(physician, '/dicomweb/studies');
+    const date = firstValue(study!, '00080020');
+    expect(studyUids(await qido(physician, `/dicomweb/studies?StudyDate=${date}-`))).toEqual([uids.ct]);
+    expect(await qido(physician, `/dicomweb/studies?StudyDate=-${Number(date) - 1}`)).toEqual([]);
+    expect(studyUids(await qido(physician, '/dicomweb/studies?ModalitiesInStudy=MR'))).toEqual([uids.ct]);
+    expect(await qido(physician, '/dicomweb/studies?ModalitiesInStudy=US')).toEqual([]);
+    expect(await qido(physician, '/dicomweb/studies?offset=1')).toEqual([]);
+
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/dicomweb/studies?StudyDate=yesterday',
+      headers: bearer(physician.token),
+    });
+    expect(bad.statusCode).toBe(400);
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/dicomweb/studies?Foo=1',
+      headers: bearer(physician.token),
+    });
+    expect(unknown.headers.warning).toContain('Foo');
+  });
+
+  it('lists series and instances in order, and includefield adds attributes from the files', async () => {
+    const series = await qido(people.patient, `/dicomweb/studies/${uids.ct}/series`);
+    expect(
+      series.map((entry) => [
+        firstValue(entry, '00200011'),
+        firstValue(entry, '00080060'),
+        firstValue(entry, '00201209'),
+      ]),
+    ).toEqual([
+      ['1', 'MR', '1'],
+      ['2', 'CT', '3'],
+    ]);
+    const instances = await qido(
+      people.patient,
+      `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/instances?limit=2`,
+    );
+    expect(instances.map((entry) => firstValue(entry, '00200013'))).toEqual(['1', '2']);
+    expect(instances[0]).toMatchObject({
+      '00080018': { Value: [uids.firstSop] },
+      '00280010': { Value: [128] },
+    });
+    expect(await qido(people.patient, `/dicomweb/studies/${uids.ct}/instances`)).toHaveLength(4);
+
+    const [withField] = await qido(
+      people.patient,
+      `/dicomweb/studies?includefield=00180050&includefield=PatientSex`,
+    );
+    expect(withField!['00180050']).toMatchObject({ vr: 'DS' });
+    // Another patient's study is not there to be listed, whatever the path says.
+    expect(await qido(people.patient, `/dicomweb/studies/${uids.mr}/series`)).toEqual([]);
+  });
+
+  it('refuses callers without a token', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/dicomweb/studies' })).statusCode).toBe(401);
+  });
+});
+
+describe('WADO-RS', () => {
+  it("serves every instance's metadata from the database, with its transfer syntax, to readers only", async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${uids.ct}/metadata`,
+      headers: bearer(people.patient.token),
+    });
+    expect(response.statusCode).toBe(200);
+    const metadata = dicomJsonListSchema.parse(response.json());
+    expect(metadata).toHaveLength(4);
+    expect(metadata[0]).toMatchObject({
+      '00080018': { Value: [expect.any(String)] },
+      '00083002': { vr: 'UI', Value: ['1.2.840.10008.1.2.1'] },
+      '00100010': { vr: 'PN', Value: [{ Alphabetic: 'Doe^Jane' }] },
+    });
+    expect(metadata[0]!['7FE00010']).toBeUndefined();
+    const series = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/metadata`,
+      headers: bearer(people.physician.token),
+    });
+    expect(dicomJsonListSchema.parse(series.json()).map((entry) => firstValue(entry, '00200013'))).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
+
+    for (const person of [people.otherPatient, people.otherPhysician, people.radiologist]) {
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: `/dicomweb/studies/${uids.ct}/metadata`,
+        headers: bearer(person.token),
+      });
+      expect(refused.statusCode).toBe(404);
+    }
+    const rows = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, people.patient.id), eq(auditLog.recordId, ctItem)));
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('renders an instance as JPEG or PNG, and gives the series thumbnail', async () => {
+    const base = `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/instances/${uids.firstSop}`;
+    const jpeg = await t.app.inject({
+      method: 'GET',
+      url: `${base}/rendered`,
+      headers: { ...bearer(people.patient.token), accept: 'image/jpeg' },
+    });
+    expect(jpeg.headers['content-type']).toBe('image/jpeg');
+    expect(await sharp(jpeg.rawPayload).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 128,
+      height: 128,
+    });
+    const png = await t.app.inject({
+      method: 'GET',
+      url: `${base}/frames/1/rendered`,
+      headers: { ...bearer(people.patient.token), accept: 'image/png' },
+    });
+    expect(await sharp(png.rawPayload).metadata()).toMatchObject({ format: 'png', width: 128 });
+    const noFrame = await t.app.inject({
+      method: 'GET',
+      url: `${base}/frames/2/rendered`,
+      headers: bearer(people.patient.token),
+    });
+    expect(noFrame.statusCode).toBe(404);
+    const notAccepted = await t.app.inject({
+      method: 'GET',
+      url: `${base}/rendered`,
+      headers: { ...bearer(people.patient.token), accept: 'application/pdf' },
+    });
+    expect(notAccepted.statusCode).toBe(406);
+    const stranger = await t.app.inject({
+      method: 'GET',
+      url: `${base}/rendered`,
+      headers: bearer(people.otherPatient.token),
+    });
+    expect(stranger.statusCode).toBe(404);
+
+    // The thumbnails are drawn in the background with the study's preview.
+    let thumbnail = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/thumbnail`,
+      headers: bearer(people.patient.token),
+    });
+    for (let attempt = 0; attempt < 100 && thumbnail.statusCode === 404; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      thumbnail = await t.app.inject({
+        method: 'GET',
+        url: `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/thumbnail`,
+        headers: bearer(people.patient.token),
+      });
+    }
+    expect(thumbnail.statusCode).toBe(200);
+    expect(await sharp(thumbnail.rawPayload).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 128,
+      height: 128,
+    });
+  });
+
+  it('opens a study to a radiologist once the patient has paid them for it', async () => {
+    const invoice = await t.app.inject({
+      method: 'POST',
+      url: `/api/payment/${people.radiologist.id}/invoice`,
+      headers: bearer(people.patient.token),
+      payload: { image: ctItem },
+    });
+    expect(invoice.statusCode).toBe(201);
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/payment/sandbox/${invoice.json().invoice.uid}/pay`,
+      headers: bearer(people.patient.token),
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(studyUids(await qido(people.radiologist, '/dicomweb/studies'))).toEqual([uids.ct]);
+    const metadata = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${uids.ct}/metadata`,
+      headers: bearer(people.radiologist.token),
+    });
+    expect(metadata.statusCode).toBe(200);
+  });
+});
