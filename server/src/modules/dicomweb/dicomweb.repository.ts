@@ -137,7 +137,7 @@ export async function metadataOf(db: Queryable, instanceIds: string[]): Promise<
       ) order by ordinality), '[]')::text as json
     from unnest(${sql.param(instanceIds)}::uuid[]) with ordinality as wanted(id, ordinality)
     join ${dicomInstances} on ${dicomInstances.id} = wanted.id`);
-  return (result as unknown as { rows: { json: string }[] }).rows[0]!.json;
+  return (result as { rows: { json: string }[] }).rows[0]!.json;
 }
 
 /**
@@ -162,6 +162,6 @@ export async function representativeMetadata(
     from ${dicomInstances}
     where ${owner} = any(${sql.param(ids)}::uuid[])
     order by ${owner}, ${dicomInstances.instanceNumber} asc nulls last, ${dicomInstances.sopInstanceUid}`);
-  const rows = (result as unknown as { rows: { id: string; metadata: Record<string, unknown> }[] }).rows;
+  const rows = (result as { rows: { id: string; metadata: Record<string, unknown> }[] }).rows;
   return new Map(rows.map((row) => [row.id, row.metadata]));
 }
