@@ -114,8 +114,11 @@ describe('the web app files', () => {
     }
   });
 
-  it('answers a missing asset with 404 rather than the page shell', async () => {
-    const response = await get('/assets/app-old999.js', 'br');
-    expect(response.statusCode).toBe(404);
+  it('answers a missing asset, API route or DICOMweb resource with 404 rather than the page shell', async () => {
+    for (const url of ['/assets/app-old999.js', '/api/nothing', '/dicomweb/nothing', '/dicomweb']) {
+      const response = await get(url, 'br');
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ error: 'Not found.' });
+    }
   });
 });

@@ -67,7 +67,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
   app.get('/', (_request, reply) => reply.sendFile(homePage));
   app.setNotFoundHandler((request, reply) => {
     const pathname = decodedPathname(request.url);
-    const isPage = request.method === 'GET' && !pathname.startsWith('/api/') && !isFileRequest(pathname);
+    const isService =
+      pathname.startsWith('/api/') || pathname === '/dicomweb' || pathname.startsWith('/dicomweb/');
+    const isPage = request.method === 'GET' && !isService && !isFileRequest(pathname);
     if (!isPage) {
       return reply.status(404).send(ERROR_BODIES.notFound);
     }
