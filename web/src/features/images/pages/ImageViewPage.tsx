@@ -13,6 +13,7 @@ import { useImage } from '../api/image';
 import { ImageNotes } from '../components/ImageNotes';
 import { ImageStage } from '../components/ImageStage';
 import { NoteEditor } from '../components/NoteEditor';
+import { PatientInFiles } from '../components/PatientInFiles';
 import { RateRadiologist } from '../components/RateRadiologist';
 
 export function ImageViewPage() {
@@ -56,7 +57,8 @@ export function ImageViewPage() {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
-      {data.study && <StudyFacts study={data.study} isCompact={false} className="mb-3" />}
+      {data.study && <StudyFacts study={data.study} isCompact={false} className="mb-2" />}
+      {data.study && <PatientInFiles study={data.study} className="mb-3" />}
       <ImageStage image={data} />
       <ImageNotes authors={data.authors} />
       {user?.role === 'Physician' && (
