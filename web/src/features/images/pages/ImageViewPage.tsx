@@ -15,6 +15,7 @@ import { ImageStage } from '../components/ImageStage';
 import { NoteEditor } from '../components/NoteEditor';
 import { PatientInFiles } from '../components/PatientInFiles';
 import { RateRadiologist } from '../components/RateRadiologist';
+import { StudyViewer } from '../components/StudyViewer';
 
 export function ImageViewPage() {
   const { user } = useAuth();
@@ -57,9 +58,16 @@ export function ImageViewPage() {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
-      {data.study && <StudyFacts study={data.study} isCompact={false} className="mb-2" />}
-      {data.study && <PatientInFiles study={data.study} className="mb-3" />}
-      <ImageStage image={data} />
+      {data.study && (
+        <>
+          <StudyFacts study={data.study} isCompact={false} className="mb-2" />
+          <PatientInFiles study={data.study} className="mb-3" />
+          <StudyViewer key={data.uid} study={data.study}>
+            <ImageStage image={data} />
+          </StudyViewer>
+        </>
+      )}
+      {!data.study && <ImageStage image={data} />}
       <ImageNotes authors={data.authors} />
       {user?.role === 'Physician' && (
         <NoteEditor key={data.uid} imageUid={data.uid} initialNote={ownNote} submitLabel="Save Note" />
