@@ -25,7 +25,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000' },
+    proxy: { '/api': 'http://localhost:3000', '/dicomweb': 'http://localhost:3000' },
   },
   build: {
     outDir: 'dist',

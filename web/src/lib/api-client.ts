@@ -1,6 +1,7 @@
 /**
- * The one way the web app talks to the server: JSON over same-origin fetch, the in-memory access
- * token as bearer, one refresh-and-retry after a 401, and contract §0 errors as `ApiError`.
+ * The one way the web app talks to the server: JSON (or, for images, bytes) over same-origin fetch,
+ * the in-memory access token as bearer, one refresh-and-retry after a 401, and contract §0 errors
+ * as `ApiError`.
  */
 
 import { MFA_REQUIRED, PATHS } from '@ra/shared';
@@ -67,11 +68,13 @@ export interface RequestOptions {
   body?: unknown;
   /** Send the bearer token and retry once after refreshing it (default true). */
   auth?: boolean;
+  /** The media type asked for (default `application/json`), e.g. `application/dicom+json`. */
+  accept?: string;
   signal?: AbortSignal;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
   }
@@ -102,20 +105,41 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  let response = await send(path, options);
+async function sendWithRefresh(path: string, options: RequestOptions): Promise<Response> {
+  const response = await send(path, options);
   if (response.status === 401 && options.auth !== false && refreshAccessToken) {
     if (await refreshAccessToken()) {
-      response = await send(path, options);
+      return send(path, options);
     }
   }
+  return response;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
   const body = await readBody(response);
-  if (!response.ok) {
-    if (response.status === 403 && messageOf(body) === MFA_REQUIRED) {
-      // The operator requires two-factor sign-in for staff: nothing else works until it is on.
-      redirectToEnrolment();
-    }
-    throw new ApiError(response.status, messageOf(body), body);
+  if (response.status === 403 && messageOf(body) === MFA_REQUIRED) {
+    // The operator requires two-factor sign-in for staff: nothing else works until it is on.
+    redirectToEnrolment();
   }
-  return body as T;
+  return new ApiError(response.status, messageOf(body), body);
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await sendWithRefresh(path, options);
+  if (!response.ok) {
+    throw await errorOf(response);
+  }
+  return (await readBody(response)) as T;
+}
+
+/**
+ * A binary answer (a rendered image) as a Blob, sent and failing like `apiRequest`. Images that
+ * need the bearer token cannot be an `<img src>`: show the Blob through an object URL.
+ */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await sendWithRefresh(path, options);
+  if (!response.ok) {
+    throw await errorOf(response);
+  }
+  return response.blob();
 }

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import Container from 'react-bootstrap/Container';
@@ -12,15 +11,17 @@ import { formatDateTime } from '../../../lib/dates';
 import { PATHS } from '../../../lib/paths';
 import { useImage } from '../api/image';
 import { ImageNotes } from '../components/ImageNotes';
+import { ImageStage } from '../components/ImageStage';
 import { NoteEditor } from '../components/NoteEditor';
+import { PatientInFiles } from '../components/PatientInFiles';
 import { RateRadiologist } from '../components/RateRadiologist';
+import { StudyViewer } from '../components/StudyViewer';
 
 export function ImageViewPage() {
   const { user } = useAuth();
   const [params] = useSearchParams();
   const uid = params.get('image');
   const image = useImage(uid);
-  const [isZoomed, setIsZoomed] = useState(false);
 
   if (!uid) {
     return (
@@ -57,22 +58,16 @@ export function ImageViewPage() {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
-      {data.study && <StudyFacts study={data.study} isCompact={false} className="mb-3" />}
-      <div className="image-stage rounded">
-        <button
-          type="button"
-          className="thumbnail-button"
-          onClick={() => setIsZoomed((zoomed) => !zoomed)}
-          aria-pressed={isZoomed}
-          aria-label={isZoomed ? 'Fit the image to the screen' : 'Show the image at full resolution'}
-        >
-          <img
-            src={data.url}
-            alt={`Medical image of ${data.first_name} ${data.last_name}`}
-            className={`image-full${isZoomed ? ' is-zoomed' : ''}`}
-          />
-        </button>
-      </div>
+      {data.study && (
+        <>
+          <StudyFacts study={data.study} isCompact={false} className="mb-2" />
+          <PatientInFiles study={data.study} className="mb-3" />
+          <StudyViewer key={data.uid} study={data.study}>
+            <ImageStage image={data} />
+          </StudyViewer>
+        </>
+      )}
+      {!data.study && <ImageStage image={data} />}
       <ImageNotes authors={data.authors} />
       {user?.role === 'Physician' && (
         <NoteEditor key={data.uid} imageUid={data.uid} initialNote={ownNote} submitLabel="Save Note" />

@@ -1,0 +1,38 @@
+import { dicomJsonListSchema, firstValue, type DicomJsonDataset } from '@ra/shared';
+import { apiBlob, apiRequest, ApiError } from '../../../lib/api-client';
+
+/** Where the server's DICOMweb service (PS3.18) answers for a study, or for one series of it. */
+export function dicomwebPath(studyUid: string, seriesUid?: string): string {
+  const study = `/dicomweb/studies/${encodeURIComponent(studyUid)}`;
+  return seriesUid === undefined ? study : `${study}/series/${encodeURIComponent(seriesUid)}`;
+}
+
+/** A QIDO-RS answer, checked against the shared DICOM JSON schema. */
+export async function fetchDicomJson(path: string, signal?: AbortSignal): Promise<DicomJsonDataset[]> {
+  const body = await apiRequest<unknown>(path, { accept: 'application/dicom+json', signal });
+  return dicomJsonListSchema.parse(body);
+}
+
+/**
+ * A rendered image or thumbnail as JPEG. A 200 that is not an image (a page where no service
+ * answers) fails here rather than as a broken picture.
+ */
+export async function fetchDicomImage(path: string, signal?: AbortSignal): Promise<Blob> {
+  const blob = await apiBlob(path, { accept: 'image/jpeg', signal });
+  if (!blob.type.startsWith('image/')) {
+    throw new Error(`${path} did not answer with an image`);
+  }
+  return blob;
+}
+
+/** An integer attribute (IS, US…), which DICOM JSON may give as a number or a string; null when absent. */
+export function integerValue(dataset: DicomJsonDataset, tag: string): number | null {
+  const text = firstValue(dataset, tag).trim();
+  const value = Number(text);
+  return text !== '' && Number.isInteger(value) ? value : null;
+}
+
+/** What the user may not see, or what does not exist (a series with no image has no thumbnail). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}

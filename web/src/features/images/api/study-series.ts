@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { DICOM_TAGS, firstValue } from '@ra/shared';
+import { dicomwebPath, fetchDicomJson, integerValue } from './dicomweb';
+
+export interface SeriesSummary {
+  uid: string;
+  modality: string;
+  /** Null when the files give none. */
+  number: number | null;
+  description: string;
+  /** Null when the service does not say. */
+  instanceCount: number | null;
+}
+
+/** The series of a study (QIDO-RS), in the service's order: by series number. */
+export async function listStudySeries(studyUid: string, signal?: AbortSignal): Promise<SeriesSummary[]> {
+  const datasets = await fetchDicomJson(`${dicomwebPath(studyUid)}/series`, signal);
+  return datasets
+    .map((dataset) => ({
+      uid: firstValue(dataset, DICOM_TAGS.seriesInstanceUid),
+      modality: firstValue(dataset, DICOM_TAGS.modality),
+      number: integerValue(dataset, DICOM_TAGS.seriesNumber),
+      description: firstValue(dataset, DICOM_TAGS.seriesDescription),
+      instanceCount: integerValue(dataset, DICOM_TAGS.numberOfSeriesRelatedInstances),
+    }))
+    .filter((series) => series.uid !== '');
+}
+
+export function useStudySeries(studyUid: string) {
+  return useQuery({
+    queryKey: ['dicomweb', 'series', studyUid],
+    queryFn: ({ signal }) => listStudySeries(studyUid, signal),
+  });
+}

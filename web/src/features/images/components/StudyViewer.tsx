@@ -1,0 +1,50 @@
+import { useState, type ReactNode } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import type { StudySummary } from '@ra/shared';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { useStudySeries } from '../api/study-series';
+import { SeriesImages } from './SeriesImages';
+import { SeriesList } from './SeriesList';
+import './study-viewer.css';
+
+/**
+ * A study's series beside what is being looked at: the study's preview (`children`) until a
+ * series is chosen, then that series' images. Until the diagnostic viewer exists.
+ */
+export function StudyViewer({ study, children }: { study: StudySummary; children: ReactNode }) {
+  const studyUid = study.study_instance_uid;
+  const series = useStudySeries(studyUid);
+  const [currentUid, setCurrentUid] = useState<string | null>(null);
+  const current = series.data?.find((item) => item.uid === currentUid);
+  return (
+    <div className="row g-3">
+      <section className="col-md-4 col-lg-3" aria-labelledby="study-series-title">
+        <h2 id="study-series-title" className="h5">
+          Series
+        </h2>
+        {series.isPending && <PageSpinner label="Loading the series…" />}
+        {series.isError && (
+          <Alert variant="danger">
+            <p>The series could not be loaded.</p>
+            <Button variant="outline-danger" size="sm" onClick={() => void series.refetch()}>
+              Retry
+            </Button>
+          </Alert>
+        )}
+        {series.data?.length === 0 && <p className="text-body-secondary">This study has no series.</p>}
+        {series.data && series.data.length > 0 && (
+          <SeriesList
+            studyUid={studyUid}
+            series={series.data}
+            currentUid={currentUid}
+            onChoose={setCurrentUid}
+          />
+        )}
+      </section>
+      <div className="col-md-8 col-lg-9">
+        {current ? <SeriesImages key={current.uid} studyUid={studyUid} series={current} /> : children}
+      </div>
+    </div>
+  );
+}
