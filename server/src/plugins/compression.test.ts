@@ -46,9 +46,10 @@ describe('compression of API answers', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     const fromGzip = JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString());
 
-    // Signed URLs are the same within their five-minute step, so the three answers are equal.
-    expect(fromBr).toEqual(plain.json());
-    expect(fromGzip).toEqual(plain.json());
+    // Equal but for the signatures of file URLs, which change when a five-minute step ends between requests.
+    const unsigned = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/\?[^"]*/g, ''));
+    expect(unsigned(fromBr)).toEqual(unsigned(plain.json()));
+    expect(unsigned(fromGzip)).toEqual(unsigned(plain.json()));
   });
 
   it('leaves small answers, sign-in answers and stored files uncompressed', async () => {
