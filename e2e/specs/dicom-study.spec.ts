@@ -36,7 +36,7 @@ async function writeCd(): Promise<string> {
   return cd;
 }
 
-test('a physician files a CD folder after the wrong-patient warning; the patient sees the study and asks for an opinion on it', async ({
+test('a physician files a CD folder after the wrong-patient warning; the patient sees the study, scrolls a series and asks for an opinion on it', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
@@ -81,6 +81,22 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
       { timeout: 20_000 },
     )
     .toBe(128);
+
+  // The patient opens the study: its series with their thumbnails, then the CT slices one under the other.
+  await patient.getByRole('row').filter({ hasText: 'Study' }).getByText('View', { exact: true }).click();
+  await expect(patient.getByText('Patient’s name in the files')).toBeVisible();
+  const ctSeries = patient.getByRole('button', { name: /CT · Series 1/ });
+  await expect(ctSeries).toContainText('5 images');
+  await expect(patient.getByRole('button', { name: /MR · Series 2/ })).toContainText('3 images');
+  await ctSeries.click();
+  await expect(ctSeries).toHaveAttribute('aria-current', 'true');
+  const slices = patient.getByRole('region', { name: /^Images of / });
+  await expect(slices.getByRole('img', { name: 'Image 1 of 5' })).toBeVisible();
+  await slices.getByRole('img', { name: 'Image 1 of 5' }).hover();
+  await patient.mouse.wheel(0, 2000);
+  const last = slices.getByRole('img', { name: 'Image 5 of 5' });
+  await expect(last).toBeVisible();
+  expect(await last.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(128);
 
   // The patient asks a radiologist to read the study.
   await patient.goto('/secondopinion');
