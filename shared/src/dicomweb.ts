@@ -32,8 +32,14 @@ export const DICOM_TAGS = {
   columns: '00280011',
 } as const;
 
-/** The first value of an attribute as a string, or '' when it has none. */
+/** The first value of an attribute as a string ('' when it has none); a person name's alphabetic form. */
 export function firstValue(dataset: DicomJsonDataset, tag: string): string {
   const value = dataset[tag]?.Value?.[0];
-  return value === undefined || value === null ? '' : String(value);
+  if (typeof value === 'string' || typeof value === 'number') {
+    return String(value);
+  }
+  if (value && typeof value === 'object' && 'Alphabetic' in value) {
+    return String((value as { Alphabetic?: unknown }).Alphabetic ?? '');
+  }
+  return '';
 }
