@@ -38,8 +38,7 @@ export function firstValue(dataset: DicomJsonDataset, tag: string): string {
   if (typeof value === 'string' || typeof value === 'number') {
     return String(value);
   }
-  if (value && typeof value === 'object' && 'Alphabetic' in value) {
-    return String((value as { Alphabetic?: unknown }).Alphabetic ?? '');
-  }
-  return '';
+  const alphabetic =
+    value && typeof value === 'object' ? (value as { Alphabetic?: unknown }).Alphabetic : undefined;
+  return typeof alphabetic === 'string' ? alphabetic : '';
 }
