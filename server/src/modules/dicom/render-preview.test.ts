@@ -210,6 +210,20 @@ describe('what cannot be rendered', () => {
     );
   });
 
+  it('keeps rendering after many codestreams that make the codec fail', async () => {
+    const file = readDicomSample('MR_small_jp2klossless.dcm');
+    const damaged = Buffer.from(file);
+    // The first tile-part claims to run far past the end of the codestream.
+    const tilePart = damaged.indexOf(Buffer.from([0xff, 0x90]), damaged.indexOf(Buffer.from([0xff, 0x4f])));
+    damaged.writeUInt32BE(0x7fffffff, tilePart + 6);
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expect(await refusal(renderFrame(damaged, 0, MAX_PIXELS))).toBe(PREVIEW_MESSAGES.notRenderable);
+    }
+    expect((await renderFrame(file, 0, MAX_PIXELS)).rgba.equals((await render('MR_small.dcm')).rgba)).toBe(
+      true,
+    );
+  });
+
   it('refuses a frame the image does not have', async () => {
     await expect(render('SC_rgb_rle_2frame.dcm', 2)).rejects.toThrow(RangeError);
     await expect(render('CT_small.dcm', -1)).rejects.toThrow(RangeError);

@@ -6,7 +6,7 @@ import { parseDicom } from './dicom-parser.js';
 import { DicomReadError, PREVIEW_MESSAGES } from './dicom-read-error.js';
 import { PIXEL_DATA_TAGS, TRANSFER_SYNTAX } from './dicom-structure.js';
 import { readInteger, readString } from './dicom-values.js';
-import { DicomImage, initializePixelDecoder } from './pixel-decoder.js';
+import { DicomImage, withPixelDecoder } from './pixel-decoder.js';
 import { extractFrame, toEightBitSamples, type FrameGeometry } from './pixel-frames.js';
 import { decodeRleFrame } from './rle-decoder.js';
 
@@ -108,13 +108,15 @@ export async function renderFrame(
   elements[pixelData.tag === PIXEL_DATA_TAGS.pixelData ? 'PixelData' : 'FloatPixelData'] = [
     arrayBufferOf(frame),
   ];
-  await initializePixelDecoder();
-  try {
-    const rendered = new DicomImage(elements, syntax).render({ frame: 0, renderOverlays: false });
-    return { rgba: Buffer.from(rendered.pixels), width: rendered.width, height: rendered.height };
-  } catch (error) {
-    throw new DicomReadError(PREVIEW_MESSAGES.notRenderable, { cause: error });
-  }
+  // Through withPixelDecoder, so a codec that fails on this frame does not break the next ones.
+  return withPixelDecoder(() => {
+    try {
+      const rendered = new DicomImage(elements, syntax).render({ frame: 0, renderOverlays: false });
+      return { rgba: Buffer.from(rendered.pixels), width: rendered.width, height: rendered.height };
+    } catch (error) {
+      throw new DicomReadError(PREVIEW_MESSAGES.notRenderable, { cause: error });
+    }
+  });
 }
 
 function isGrayscale(rgba: Buffer): boolean {
