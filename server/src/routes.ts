@@ -19,6 +19,7 @@ import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
+import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -38,6 +39,7 @@ export function registerRoutes(
   imagesRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
   dicomwebRoutes(app, ctx, requireUser);
+  wadoRetrieveRoutes(app, ctx, requireUser);
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
   ratingsRoutes(app, ctx, requireUser);

@@ -17,6 +17,8 @@ import {
 } from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { uploadFile } from '../../../test/uploads.js';
+import { Readable } from 'node:stream';
+import { readMultipartRelated } from './multipart-related.js';
 import { auditLog } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -29,6 +31,8 @@ const people = {} as Record<
 /** The patient's CT study (two series) and the other patient's MR study. */
 const uids = { ct: newUid(), ctSeries: newUid(), scout: newUid(), mr: newUid(), firstSop: newUid() };
 let ctItem = '';
+/** The bytes of the first CT instance as uploaded. */
+let firstCtFile: Buffer;
 
 async function file(token: string, patient: string, files: Buffer[]) {
   const uploads: string[] = [];
@@ -61,14 +65,15 @@ beforeAll(async () => {
   await linkPatient(db, accounts.patient.id, accounts.physician.id);
   await linkPatient(db, accounts.otherPatient.id, accounts.otherPhysician.id);
   const ct = { studyUid: uids.ct, patientName: 'Doe^Jane', birthDate: '19800402' };
+  firstCtFile = await sampleCopy('CT_small.dcm', {
+    ...ct,
+    seriesUid: uids.ctSeries,
+    seriesNumber: 2,
+    instanceNumber: 1,
+    sopUid: uids.firstSop,
+  });
   ctItem = await file(people.physician.token, people.patient.id, [
-    await sampleCopy('CT_small.dcm', {
-      ...ct,
-      seriesUid: uids.ctSeries,
-      seriesNumber: 2,
-      instanceNumber: 1,
-      sopUid: uids.firstSop,
-    }),
+    firstCtFile,
     await sampleCopy('CT_small.dcm', { ...ct, seriesUid: uids.ctSeries, seriesNumber: 2, instanceNumber: 2 }),
     await sampleCopy('CT_small.dcm', { ...ct, seriesUid: uids.ctSeries, seriesNumber: 2, instanceNumber: 3 }),
     await sampleCopy('MR_small.dcm', { ...ct, seriesUid: uids.scout, seriesNumber: 1, instanceNumber: 1 }),
@@ -303,5 +308,89 @@ describe('WADO-RS', () => {
       headers: bearer(people.radiologist.token),
     });
     expect(metadata.statusCode).toBe(200);
+  });
+});
+
+async function partsOf(response: { headers: Record<string, unknown>; rawPayload: Buffer }) {
+  const parts = [];
+  for await (const part of readMultipartRelated(
+    Readable.from([response.rawPayload]),
+    String(response.headers['content-type']),
+    {
+      maxParts: 100,
+      maxPartBytes: 10 * 1024 ** 2,
+      maxTotalBytes: 100 * 1024 ** 2,
+    },
+  )) {
+    parts.push(part);
+  }
+  return parts;
+}
+
+describe('WADO-RS retrieval', () => {
+  const instanceUrl = () => `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/instances/${uids.firstSop}`;
+
+  it('sends instances byte for byte as stored, as multipart/related application/dicom', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: instanceUrl(),
+      headers: bearer(people.physician.token),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(
+      /^multipart\/related; type="?application\/dicom"?; boundary=/,
+    );
+    const [part] = await partsOf(response);
+    expect(part!.contentType).toContain('application/dicom');
+    expect(part!.body.equals(firstCtFile)).toBe(true);
+
+    const study = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${uids.ct}`,
+      headers: bearer(people.patient.token),
+    });
+    expect(await partsOf(study)).toHaveLength(4);
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: instanceUrl(),
+      headers: {
+        ...bearer(people.patient.token),
+        accept: 'multipart/related; type="application/dicom"; transfer-syntax=1.2.840.10008.1.2.4.80',
+      },
+    });
+    expect(refused.statusCode).toBe(406);
+    for (const person of [people.otherPatient, people.otherPhysician]) {
+      expect(
+        (await t.app.inject({ method: 'GET', url: instanceUrl(), headers: bearer(person.token) })).statusCode,
+      ).toBe(404);
+    }
+    const downloads = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, people.physician.id), eq(auditLog.recordId, `studies/${ctItem}`)));
+    expect(downloads[0]).toMatchObject({ action: 'download', patientId: people.patient.id });
+  });
+
+  it('sends frames as little-endian pixels, and refuses a frame that does not exist', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${instanceUrl()}/frames/1`,
+      headers: {
+        ...bearer(people.patient.token),
+        accept: 'multipart/related; type="application/octet-stream"; transfer-syntax=*',
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    const [frame] = await partsOf(response);
+    expect(frame!.contentType).toBe('application/octet-stream; transfer-syntax=1.2.840.10008.1.2.1');
+    // CT_small: 128 × 128 pixels of 16 bits, stored uncompressed at the end of the file.
+    expect(frame!.body.length).toBe(128 * 128 * 2);
+    expect(frame!.body.equals(firstCtFile.subarray(firstCtFile.length - 128 * 128 * 2))).toBe(true);
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `${instanceUrl()}/frames/2`,
+      headers: bearer(people.patient.token),
+    });
+    expect(missing.statusCode).toBe(404);
   });
 });

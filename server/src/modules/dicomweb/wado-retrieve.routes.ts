@@ -1,0 +1,121 @@
+import { buffer } from 'node:stream/consumers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { FrameNotDecodable, FrameNotFound, FramesTooLarge, readFrames } from '../dicom/frame-data.js';
+import * as dicomweb from './dicomweb.service.js';
+import {
+  multipartRelatedContentType,
+  newBoundary,
+  writeMultipartRelated,
+  type WritePart,
+} from './multipart-related.js';
+import { acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
+
+type Params = { study: string; series?: string; instance?: string; frames?: string };
+
+function pathOf(request: FastifyRequest): dicomweb.DicomPath {
+  const params = request.params as Params;
+  return { study: params.study, series: params.series, instance: params.instance };
+}
+
+function notAcceptable(reply: FastifyReply, what: string) {
+  return reply
+    .status(406)
+    .send({ error: `${what} cannot be sent in the media type or transfer syntax asked for.` });
+}
+
+/** Frame numbers of the URL ("1,3,5"), from 1; undefined when one is not a positive whole number. */
+function frameNumbersOf(text: string | undefined): number[] | undefined {
+  const numbers = (text ?? '').split(',').map((part) => Number(part.trim()));
+  return numbers.every((n) => Number.isInteger(n) && n >= 1) ? numbers : undefined;
+}
+
+function sendParts(reply: FastifyReply, type: string, parts: AsyncIterable<WritePart>) {
+  const boundary = newBoundary();
+  return reply
+    .type(multipartRelatedContentType(boundary, type))
+    .header('cache-control', 'no-store')
+    .send(writeMultipartRelated(parts, boundary));
+}
+
+/** WADO-RS retrieval of instances (Part 10, byte for byte as stored) and of frames (PS3.18 10.4). */
+export function wadoRetrieveRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const signedIn = { preHandler: requireUser() };
+
+  for (const url of [
+    '/dicomweb/studies/:study',
+    '/dicomweb/studies/:study/series/:series',
+    '/dicomweb/studies/:study/series/:series/instances/:instance',
+  ]) {
+    app.get(url, signedIn, async (request, reply) => {
+      const rows = await dicomweb.instancesAt(
+        ctx,
+        currentUser(request),
+        pathOf(request),
+        request.ip,
+        'download',
+      );
+      const syntaxes = [...new Set(rows.map((row) => row.transferSyntaxUid))];
+      if (!acceptsStoredInstances(request.headers.accept, syntaxes)) {
+        return notAcceptable(reply, 'The instances');
+      }
+      async function* parts(): AsyncGenerator<WritePart> {
+        for (const row of rows) {
+          // Opened one at a time as the response is written, never every file at once.
+          yield {
+            contentType: `application/dicom; transfer-syntax=${row.transferSyntaxUid}`,
+            body: await ctx.storage.read(row.storageKey),
+          };
+        }
+      }
+      return sendParts(reply, 'application/dicom', parts());
+    });
+  }
+
+  app.get(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames',
+    signedIn,
+    async (request, reply) => {
+      const numbers = frameNumbersOf((request.params as Params).frames);
+      if (!numbers) {
+        throw new AppError('NOT_FOUND');
+      }
+      const [row] = await dicomweb.instancesAt(
+        ctx,
+        currentUser(request),
+        pathOf(request),
+        request.ip,
+        'download',
+      );
+      const encoding = frameEncodingFor(request.headers.accept, row!.transferSyntaxUid);
+      if (!encoding) {
+        return notAcceptable(reply, 'The frames');
+      }
+      let payload;
+      try {
+        payload = await readFrames(await buffer(await ctx.storage.read(row!.storageKey)), numbers, {
+          decompress: encoding === 'uncompressed',
+          maxPixels: ctx.config.uploads.maxImagePixels,
+        });
+      } catch (err) {
+        if (err instanceof FrameNotFound) {
+          throw new AppError('NOT_FOUND');
+        }
+        if (err instanceof FrameNotDecodable || err instanceof FramesTooLarge) {
+          return notAcceptable(reply, 'The frames');
+        }
+        throw err;
+      }
+      const contentType = `application/octet-stream; transfer-syntax=${payload.transferSyntaxUid}`;
+      const frames = payload.frames;
+      async function* parts(): AsyncGenerator<WritePart> {
+        for (const frame of frames) {
+          yield { contentType, body: frame };
+        }
+      }
+      return sendParts(reply, 'application/octet-stream', parts());
+    },
+  );
+}
