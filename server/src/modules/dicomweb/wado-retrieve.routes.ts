@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -109,13 +110,9 @@ export function wadoRetrieveRoutes(app: FastifyInstance, ctx: AppContext, requir
         throw err;
       }
       const contentType = `application/octet-stream; transfer-syntax=${payload.transferSyntaxUid}`;
-      const frames = payload.frames;
-      async function* parts(): AsyncGenerator<WritePart> {
-        for (const frame of frames) {
-          yield { contentType, body: frame };
-        }
-      }
-      return sendParts(reply, 'application/octet-stream', parts());
+      // Already in memory: an object stream of the parts.
+      const parts = Readable.from(payload.frames.map((frame): WritePart => ({ contentType, body: frame })));
+      return sendParts(reply, 'application/octet-stream', parts);
     },
   );
 }
