@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
@@ -5,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { QidoLevel } from './qido-query.js';
 import { convertStoredImage, renderedTypeOf, renderStoredFrame } from './rendered-images.js';
 import * as dicomweb from './dicomweb.service.js';
+import { storeInstances, UnsupportedMediaType } from './stow.service.js';
 
 type Params = { study?: string; series?: string; instance?: string; frames?: string };
 
@@ -97,6 +99,32 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       return sendRendered(request, reply, frame);
     },
   );
+
+  // STOW-RS bodies are read as they arrive (stow.service.ts), never parsed whole by Fastify.
+  app.addContentTypeParser('multipart/related', (_request, payload, done) => done(null, payload));
+  app.post('/dicomweb/studies', signedIn, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    try {
+      const answer = await storeInstances(
+        ctx,
+        currentUser(request),
+        {
+          body: request.body as Readable,
+          contentType: request.headers['content-type'],
+          patient: query.patient,
+          confirm: query.confirm_patient_mismatch === 'true',
+          ip: request.ip,
+        },
+        (study, series, instance) => dicomweb.urlOf(ctx, { study, series, instance }),
+      );
+      return await sendJson(reply.status(answer.status), JSON.stringify(answer.body));
+    } catch (err) {
+      if (err instanceof UnsupportedMediaType) {
+        return reply.status(415).send({ error: err.message });
+      }
+      throw err;
+    }
+  });
 
   /** A series' thumbnail (drawn with the study's preview), or the study's own preview thumbnail. */
   for (const url of [

@@ -48,7 +48,7 @@ function readQuery(query: QueryString, level: QidoLevel, path: DicomPath): QidoQ
   }
 }
 
-function urlOf(ctx: AppContext, path: DicomPath): string {
+export function urlOf(ctx: AppContext, path: DicomPath): string {
   let url = `${ctx.config.publicUrl.replace(/\/$/, '')}/dicomweb/studies/${path.study}`;
   if (path.series) {
     url += `/series/${path.series}`;

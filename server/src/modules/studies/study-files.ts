@@ -6,9 +6,18 @@ import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
 import { hasDicomMarker } from '../uploads/dicom-upload.js';
 
+/**
+ * A fresh working folder beside the tus folder (the same disk, so files move into local storage
+ * by renaming), never inside it; the caller removes it.
+ */
+export async function makeWorkDir(tusDir: string, prefix: string): Promise<string> {
+  const unpacked = path.join(path.dirname(tusDir), 'unpacked');
+  await fs.mkdir(unpacked, { recursive: true });
+  return fs.mkdtemp(path.join(unpacked, prefix));
+}
+
 /** One readable DICOM file among the uploads, not yet in storage. */
 export interface DicomFile {
-  uploadId: string;
   /** As uploaded; for a file from a ZIP, "<zip name>/<path inside>". */
   name: string;
   /** Where the bytes are now (the tus folder, or the ZIP's extraction folder). */
@@ -50,9 +59,37 @@ function hasValidUids(instance: DicomInstance): boolean {
 }
 
 /**
+ * Reads one file that may be DICOM: the instance, or why it cannot be filed; undefined for the
+ * media index (DICOMDIR), which is not needed.
+ */
+export async function readDicomFile(
+  name: string,
+  file: string,
+): Promise<{ file: DicomFile } | { skipped: SkippedFile } | undefined> {
+  const { size } = await fs.stat(file);
+  if (!(await hasDicomMarker(file))) {
+    return { skipped: { name, reason: STUDY_MESSAGES.notDicom } };
+  }
+  try {
+    const instance = readDicomInstance(await readForParsing(file, size));
+    if (instance.isDicomdir) {
+      return undefined;
+    }
+    if (!hasValidUids(instance)) {
+      return { skipped: { name, reason: STUDY_MESSAGES.unreadable } };
+    }
+    return { file: { name, path: file, size, instance } };
+  } catch (err) {
+    if (!(err instanceof DicomReadError)) {
+      throw err;
+    }
+    return { skipped: { name, reason: err.message } };
+  }
+}
+
+/**
  * Reads every DICOM file of the uploads: single files and the contents of ZIPs. What cannot be
- * filed is returned with its reason; the media index (DICOMDIR) is not needed and left out.
- * `workDir` receives what ZIPs hold; the caller removes it.
+ * filed is returned with its reason. `workDir` receives what ZIPs hold; the caller removes it.
  */
 export async function readDicomUploads(
   uploads: UploadToRead[],
@@ -62,34 +99,19 @@ export async function readDicomUploads(
   const files: DicomFile[] = [];
   const skipped: SkippedFile[] = [];
 
-  async function readOne(uploadId: string, name: string, file: string): Promise<void> {
-    const { size } = await fs.stat(file);
-    if (!(await hasDicomMarker(file))) {
-      skipped.push({ name, reason: STUDY_MESSAGES.notDicom });
-      return;
-    }
-    try {
-      const instance = readDicomInstance(await readForParsing(file, size));
-      if (instance.isDicomdir) {
-        return;
-      }
-      if (!hasValidUids(instance)) {
-        skipped.push({ name, reason: STUDY_MESSAGES.unreadable });
-        return;
-      }
-      files.push({ uploadId, name, path: file, size, instance });
-    } catch (err) {
-      if (!(err instanceof DicomReadError)) {
-        throw err;
-      }
-      skipped.push({ name, reason: err.message });
+  async function readOne(name: string, file: string): Promise<void> {
+    const read = await readDicomFile(name, file);
+    if (read && 'file' in read) {
+      files.push(read.file);
+    } else if (read) {
+      skipped.push(read.skipped);
     }
   }
 
   for (const upload of uploads) {
     const uploaded = path.join(tusDir, upload.id);
     if (upload.purpose === 'dicom') {
-      await readOne(upload.id, upload.filename, uploaded);
+      await readOne(upload.filename, uploaded);
       continue;
     }
     try {
@@ -98,7 +120,7 @@ export async function readDicomUploads(
         skipped.push({ name: `${upload.filename}/${entry.name}`, reason: entry.reason });
       }
       for (const entry of extracted.files) {
-        await readOne(upload.id, `${upload.filename}/${entry.name}`, entry.path);
+        await readOne(`${upload.filename}/${entry.name}`, entry.path);
       }
     } catch (err) {
       if (!(err instanceof ZipRefused)) {

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
 import {
   STUDY_MESSAGES,
@@ -23,18 +22,21 @@ import {
   uploadIdOf,
 } from '../uploads/uploads.service.js';
 import { namesAnotherPatient } from './patient-match.js';
-import { readDicomUploads, type DicomFile } from './study-files.js';
+import { makeWorkDir, readDicomUploads, type DicomFile } from './study-files.js';
 import * as repo from './studies.repository.js';
 
 type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;
 
+/** Where and how files are filed: upload-study's body, or STOW-RS's query. */
+export type FilingTarget = Pick<UploadStudyBody, 'patient' | 'notes' | 'confirm_patient_mismatch'>;
+
 /** The files of one study among the uploads. */
-interface StudyFiles {
+export interface StudyFiles {
   studyInstanceUid: string;
   files: DicomFile[];
 }
 
-function groupByStudy(files: DicomFile[]): StudyFiles[] {
+export function groupByStudy(files: DicomFile[]): StudyFiles[] {
   const groups = new Map<string, DicomFile[]>();
   for (const file of files) {
     const group = groups.get(file.instance.studyInstanceUid) ?? [];
@@ -62,7 +64,7 @@ async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
  * Refuses to file studies under the wrong patient: a study already filed under someone else, or
  * files naming someone else unless the uploader confirmed (api-contract §10.2).
  */
-async function guardPatient(ctx: AppContext, body: UploadStudyBody, groups: StudyFiles[]) {
+export async function guardPatient(ctx: AppContext, body: FilingTarget, groups: StudyFiles[]) {
   const filed = await repo.findStudiesByUid(
     ctx.db,
     groups.map((group) => group.studyInstanceUid),
@@ -103,10 +105,7 @@ export async function fileStudies(
   await checkRecommendation(ctx, recommendationId);
   const toRead = await findUploads(ctx, user, body.uploads);
 
-  // Beside the tus folder (the same disk, so files move by renaming), never inside it.
-  const unpacked = path.join(path.dirname(ctx.tusDir), 'unpacked');
-  await fs.mkdir(unpacked, { recursive: true });
-  const workDir = await fs.mkdtemp(path.join(unpacked, 'study-'));
+  const workDir = await makeWorkDir(ctx.tusDir, 'study-');
   try {
     const { files, skipped } = await readDicomUploads(toRead, ctx.tusDir, workDir);
     const groups = groupByStudy(files);
@@ -134,10 +133,10 @@ export async function fileStudies(
   }
 }
 
-async function fileOneStudy(
+export async function fileOneStudy(
   ctx: AppContext,
   user: AuthUser,
-  body: UploadStudyBody,
+  body: FilingTarget,
   group: StudyFiles,
   context: { recommendationId: string | null; ip: string },
 ): Promise<UploadStudyResponse['items'][number]> {

@@ -1,0 +1,134 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { DicomJsonDataset, SkippedFile } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { canUploadFor } from '../access/access.policy.js';
+import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
+import {
+  fileOneStudy,
+  groupByStudy,
+  guardPatient,
+  type FilingTarget,
+} from '../studies/study-ingest.service.js';
+import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
+
+/** A STOW-RS request's bounds: a part is held in memory while it is written to disk. */
+const STOW_LIMITS = { maxParts: 10_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
+
+export const NO_PATIENT = 'Name the patient to file the studies under (?patient=<uid>).';
+/** PS3.18 Table I.2-2: "Error: Cannot understand" — the part is not a DICOM instance we can read. */
+const CANNOT_UNDERSTAND = 0xc000;
+
+export interface StowAnswer {
+  status: 200 | 202 | 409;
+  body: DicomJsonDataset;
+}
+
+export class UnsupportedMediaType extends Error {}
+
+function sequence(items: DicomJsonDataset[]) {
+  return { vr: 'SQ', Value: items };
+}
+
+/**
+ * STOW-RS (PS3.18 10.5): files the instances of a multipart/related application/dicom request under
+ * a patient, through the same filing as upload-study (one item per study, duplicates stored once,
+ * the wrong-patient guard unless `confirm_patient_mismatch=true`).
+ */
+export async function storeInstances(
+  ctx: AppContext,
+  user: AuthUser,
+  request: {
+    body: Readable;
+    contentType: string | undefined;
+    patient?: string;
+    confirm: boolean;
+    ip: string;
+  },
+  urlOf: (study: string, series?: string, instance?: string) => string,
+): Promise<StowAnswer> {
+  if (user.role === 'PATIENT') {
+    throw new AppError('FORBIDDEN');
+  }
+  if (!request.patient) {
+    throw new InvalidInput('patient', NO_PATIENT);
+  }
+  if (!(await canUploadFor(ctx, user, request.patient))) {
+    throw new AppError('NOT_FOUND');
+  }
+  let type: string | undefined;
+  try {
+    type = parseMultipartRelated(request.contentType).type;
+  } catch (err) {
+    if (err instanceof MultipartError) {
+      throw new UnsupportedMediaType(err.message);
+    }
+    throw err;
+  }
+  if (type && type.toLowerCase() !== 'application/dicom') {
+    throw new UnsupportedMediaType('STOW-RS takes multipart/related; type="application/dicom".');
+  }
+
+  const workDir = await makeWorkDir(ctx.tusDir, 'stow-');
+  try {
+    const files: DicomFile[] = [];
+    const failed: SkippedFile[] = [];
+    let index = 0;
+    try {
+      for await (const part of readMultipartRelated(request.body, request.contentType, STOW_LIMITS)) {
+        index += 1;
+        const file = path.join(workDir, `${index}.dcm`);
+        await fs.writeFile(file, part.body);
+        const read = await readDicomFile(`part ${index}`, file);
+        if (read && 'file' in read) {
+          files.push(read.file);
+        } else if (read) {
+          failed.push(read.skipped);
+        }
+      }
+    } catch (err) {
+      if (err instanceof MultipartError) {
+        throw new InvalidInput('body', err.message);
+      }
+      throw err;
+    }
+    const target: FilingTarget = {
+      patient: request.patient,
+      notes: '',
+      confirm_patient_mismatch: request.confirm,
+    };
+    const groups = groupByStudy(files);
+    await guardPatient(ctx, target, groups);
+    for (const group of groups) {
+      await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+    }
+
+    // Instances the archive already held count as stored: they are there to be retrieved.
+    const referenced = files.map(({ instance }) => ({
+      '00081150': { vr: 'UI', Value: [instance.sopClassUid] },
+      '00081155': { vr: 'UI', Value: [instance.sopInstanceUid] },
+      '00081190': {
+        vr: 'UR',
+        Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
+      },
+    }));
+    const failures = failed.map(() => ({ '00081197': { vr: 'US', Value: [CANNOT_UNDERSTAND] } }));
+    const body: DicomJsonDataset = {};
+    if (groups.length === 1) {
+      body['00081190'] = { vr: 'UR', Value: [urlOf(groups[0]!.studyInstanceUid)] };
+    }
+    if (failures.length > 0) {
+      body['00081198'] = sequence(failures);
+    }
+    if (referenced.length > 0) {
+      body['00081199'] = sequence(referenced);
+    }
+    const status = referenced.length === 0 ? 409 : failures.length > 0 ? 202 : 200;
+    return { status, body };
+  } finally {
+    await fs.rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,131 @@
+import { buffer } from 'node:stream/consumers';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dicomJsonDatasetSchema, dicomJsonListSchema, firstValue, STUDY_MESSAGES } from '@ra/shared';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import { newUid, sampleCopy } from '../../../test/dicom-files.js';
+import { linkPatient } from '../patients/patients.repository.js';
+import { multipartRelatedContentType, newBoundary, writeMultipartRelated } from './multipart-related.js';
+import { NO_PATIENT } from './stow.service.js';
+
+let t: TestApp;
+const people = {} as Record<'physician' | 'otherPhysician' | 'patient', { id: string; token: string }>;
+const JANE = { patientName: 'Doe^Jane', birthDate: '19800402' };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  const accounts = {
+    physician: await createPhysician(db),
+    otherPhysician: await createPhysician(db),
+    patient: await createPatient(db, { firstName: 'Jane', lastName: 'Doe', dob: '1980-04-02' }),
+  };
+  for (const [name, user] of Object.entries(accounts)) {
+    people[name as keyof typeof people] = { id: user.id, token: (await signIn(t.app, user.email)).token };
+  }
+  await linkPatient(db, accounts.patient.id, accounts.physician.id);
+});
+afterAll(() => t.close());
+
+async function stow(
+  token: string,
+  parts: Buffer[],
+  query = `?patient=${people.patient.id}`,
+  type = 'application/dicom',
+) {
+  const boundary = newBoundary();
+  const body = await buffer(
+    writeMultipartRelated(Readable.from(parts.map((part) => ({ contentType: type, body: part }))), boundary),
+  );
+  return t.app.inject({
+    method: 'POST',
+    url: `/dicomweb/studies${query}`,
+    headers: {
+      ...bearer(token),
+      'content-type': multipartRelatedContentType(boundary, type),
+      accept: 'application/dicom+json',
+    },
+    payload: body,
+  });
+}
+
+describe('STOW-RS', () => {
+  it('files the instances under the patient, as upload-study does, and answers with what it stored', async () => {
+    const studyUid = newUid();
+    const files = [
+      await sampleCopy('CT_small.dcm', { ...JANE, studyUid }),
+      await sampleCopy('MR_small.dcm', { ...JANE, studyUid }),
+    ];
+    const response = await stow(people.physician.token, files);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toContain('application/dicom+json');
+    const answer = dicomJsonDatasetSchema.parse(response.json());
+    expect(firstValue(answer, '00081190')).toMatch(new RegExp(`/dicomweb/studies/${studyUid}$`));
+    expect(answer['00081199']!.Value).toHaveLength(2);
+    expect(answer['00081198']).toBeUndefined();
+
+    const found = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+      headers: bearer(people.patient.token),
+    });
+    const [study] = dicomJsonListSchema.parse(found.json());
+    expect(firstValue(study!, '00201208')).toBe('2');
+
+    // The same instances again are already there: stored once, still referenced.
+    const again = await stow(people.physician.token, files);
+    expect(again.statusCode).toBe(200);
+    expect(dicomJsonDatasetSchema.parse(again.json())['00081199']!.Value).toHaveLength(2);
+  });
+
+  it('answers 202 with the failed parts when some are not DICOM, and 409 when none is', async () => {
+    const partly = await stow(people.physician.token, [
+      await sampleCopy('CT_small.dcm', JANE),
+      Buffer.from('not dicom at all'),
+    ]);
+    expect(partly.statusCode).toBe(202);
+    const answer = dicomJsonDatasetSchema.parse(partly.json());
+    expect(answer['00081198']!.Value).toEqual([{ '00081197': { vr: 'US', Value: [0xc000] } }]);
+    expect(answer['00081199']!.Value).toHaveLength(1);
+
+    const none = await stow(people.physician.token, [Buffer.from('nothing here')]);
+    expect(none.statusCode).toBe(409);
+  });
+
+  it('keeps the wrong-patient guard: files naming someone else need confirm_patient_mismatch=true', async () => {
+    const other = await sampleCopy('MR_small.dcm', { patientName: 'Smith^John', birthDate: '19650101' });
+    const refused = await stow(people.physician.token, [other]);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      msg: STUDY_MESSAGES.patientMismatch,
+      found: { name: 'Smith^John' },
+    });
+    const confirmed = await stow(
+      people.physician.token,
+      [other],
+      `?patient=${people.patient.id}&confirm_patient_mismatch=true`,
+    );
+    expect(confirmed.statusCode).toBe(200);
+  });
+
+  it('never stores for a patient token, another physician, no patient named, or another media type', async () => {
+    const file = await sampleCopy('CT_small.dcm', JANE);
+    expect((await stow(people.patient.token, [file])).statusCode).toBe(403);
+    expect((await stow(people.otherPhysician.token, [file])).statusCode).toBe(404);
+    const unnamed = await stow(people.physician.token, [file], '');
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toEqual({ errors: [{ msg: NO_PATIENT, path: 'patient' }] });
+    expect(
+      (await stow(people.physician.token, [file], `?patient=${people.patient.id}`, 'application/dicom+xml'))
+        .statusCode,
+    ).toBe(415);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `/dicomweb/studies?patient=${people.patient.id}`,
+      headers: bearer(people.physician.token),
+      payload: { not: 'multipart' },
+    });
+    expect(json.statusCode).toBe(415);
+  });
+});
