@@ -73,3 +73,25 @@ export const patientMismatchSchema = z.object({
   found: z.object({ name: z.string(), birth_date: z.string().nullable() }),
 });
 export type PatientMismatch = z.infer<typeof patientMismatchSchema>;
+
+/** A study received by STOW-RS without a patient, waiting in its receiver's Incoming list (§10.3). */
+export const incomingStudySchema = z.object({
+  uid: z.uuid(),
+  study: studySummarySchema,
+  received_at: z.string(),
+  /** Who sent it: the DICOMweb client's name (User-Agent) as it gave it. */
+  source: z.string(),
+});
+export type IncomingStudy = z.infer<typeof incomingStudySchema>;
+
+export const incomingListSchema = z.object({ studies: z.array(incomingStudySchema) });
+export type IncomingList = z.infer<typeof incomingListSchema>;
+
+export const assignIncomingBodySchema = z.object({
+  patient: newItemFields.patient,
+  confirm_patient_mismatch: z.boolean().optional().default(false),
+});
+export type AssignIncomingBody = z.input<typeof assignIncomingBodySchema>;
+
+export const assignIncomingResponseSchema = z.object({ success: z.literal(true), item_uid: z.uuid() });
+export type AssignIncomingResponse = z.infer<typeof assignIncomingResponseSchema>;

@@ -7,6 +7,7 @@ export const PATHS = {
   verifyEmail: '/verify-email',
   twoFactor: '/two-factor',
   accessHistory: '/access-history',
+  incoming: '/incoming',
   dashboard: '/dashboard',
   patients: '/patients',
   addPatient: '/addpatient',
