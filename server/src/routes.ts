@@ -18,6 +18,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
+import { incomingRoutes } from './modules/incoming/incoming.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
 
@@ -38,6 +39,7 @@ export function registerRoutes(
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
+  incomingRoutes(app, ctx, requireUser);
   dicomwebRoutes(app, ctx, requireUser);
   wadoRetrieveRoutes(app, ctx, requireUser);
   notificationsRoutes(app, ctx, requireUser);

@@ -7,3 +7,4 @@ export * from './notifications.js';
 export * from './payments.js';
 export * from './users.js';
 export * from './studies.js';
+export * from './incoming.js';

@@ -114,6 +114,7 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
           patient: query.patient,
           confirm: query.confirm_patient_mismatch === 'true',
           ip: request.ip,
+          source: request.headers['user-agent'] ?? '',
         },
         (study, series, instance) => dicomweb.urlOf(ctx, { study, series, instance }),
       );

@@ -13,6 +13,7 @@ import {
   guardPatient,
   type FilingTarget,
 } from '../studies/study-ingest.service.js';
+import { receiveStudies } from '../incoming/incoming.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
 
 /** A STOW-RS request's bounds: a part is held in memory while it is written to disk. */
@@ -36,7 +37,8 @@ function sequence(items: DicomJsonDataset[]) {
 /**
  * STOW-RS (PS3.18 10.5): files the instances of a multipart/related application/dicom request under
  * a patient, through the same filing as upload-study (one item per study, duplicates stored once,
- * the wrong-patient guard unless `confirm_patient_mismatch=true`).
+ * the wrong-patient guard unless `confirm_patient_mismatch=true`); without a patient, a physician's
+ * studies wait in their Incoming list.
  */
 export async function storeInstances(
   ctx: AppContext,
@@ -47,16 +49,19 @@ export async function storeInstances(
     patient?: string;
     confirm: boolean;
     ip: string;
+    /** Who sent it (the client's User-Agent), shown in the Incoming list. */
+    source: string;
   },
   urlOf: (study: string, series?: string, instance?: string) => string,
 ): Promise<StowAnswer> {
   if (user.role === 'PATIENT') {
     throw new AppError('FORBIDDEN');
   }
-  if (!request.patient) {
+  // Without a patient, a physician's studies wait in their Incoming list; a radiologist must name one.
+  if (!request.patient && user.role !== 'PHYSICIAN') {
     throw new InvalidInput('patient', NO_PATIENT);
   }
-  if (!(await canUploadFor(ctx, user, request.patient))) {
+  if (request.patient && !(await canUploadFor(ctx, user, request.patient))) {
     throw new AppError('NOT_FOUND');
   }
   let type: string | undefined;
@@ -95,29 +100,36 @@ export async function storeInstances(
       }
       throw err;
     }
-    const target: FilingTarget = {
-      patient: request.patient,
-      notes: '',
-      confirm_patient_mismatch: request.confirm,
-    };
     const groups = groupByStudy(files);
-    await guardPatient(ctx, target, groups);
-    for (const group of groups) {
-      await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+    if (request.patient) {
+      const target: FilingTarget = {
+        patient: request.patient,
+        notes: '',
+        confirm_patient_mismatch: request.confirm,
+      };
+      await guardPatient(ctx, target, groups);
+      for (const group of groups) {
+        await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+      }
+    } else {
+      await receiveStudies(ctx, user, files, request.source);
     }
 
     // Instances the archive already held count as stored: they are there to be retrieved.
     const referenced = files.map(({ instance }) => ({
       '00081150': { vr: 'UI', Value: [instance.sopClassUid] },
       '00081155': { vr: 'UI', Value: [instance.sopInstanceUid] },
-      '00081190': {
-        vr: 'UR',
-        Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
-      },
+      // Waiting in Incoming, an instance cannot be retrieved yet.
+      ...(request.patient && {
+        '00081190': {
+          vr: 'UR',
+          Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
+        },
+      }),
     }));
     const failures = failed.map(() => ({ '00081197': { vr: 'US', Value: [CANNOT_UNDERSTAND] } }));
     const body: DicomJsonDataset = {};
-    if (groups.length === 1) {
+    if (groups.length === 1 && request.patient) {
       body['00081190'] = { vr: 'UR', Value: [urlOf(groups[0]!.studyInstanceUid)] };
     }
     if (failures.length > 0) {

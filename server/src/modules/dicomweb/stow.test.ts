@@ -1,16 +1,23 @@
-import { buffer } from 'node:stream/consumers';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dicomJsonDatasetSchema, dicomJsonListSchema, firstValue, STUDY_MESSAGES } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import {
+  bearer,
+  createPatient,
+  createPhysician,
+  createRadiologist,
+  signIn,
+} from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { linkPatient } from '../patients/patients.repository.js';
-import { multipartRelatedContentType, newBoundary, writeMultipartRelated } from './multipart-related.js';
+import { stow as stowRequest } from '../../../test/stow.js';
 import { NO_PATIENT } from './stow.service.js';
 
 let t: TestApp;
-const people = {} as Record<'physician' | 'otherPhysician' | 'patient', { id: string; token: string }>;
+const people = {} as Record<
+  'physician' | 'otherPhysician' | 'patient' | 'radiologist',
+  { id: string; token: string }
+>;
 const JANE = { patientName: 'Doe^Jane', birthDate: '19800402' };
 
 beforeAll(async () => {
@@ -20,6 +27,7 @@ beforeAll(async () => {
     physician: await createPhysician(db),
     otherPhysician: await createPhysician(db),
     patient: await createPatient(db, { firstName: 'Jane', lastName: 'Doe', dob: '1980-04-02' }),
+    radiologist: await createRadiologist(db),
   };
   for (const [name, user] of Object.entries(accounts)) {
     people[name as keyof typeof people] = { id: user.id, token: (await signIn(t.app, user.email)).token };
@@ -28,26 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function stow(
-  token: string,
-  parts: Buffer[],
-  query = `?patient=${people.patient.id}`,
-  type = 'application/dicom',
-) {
-  const boundary = newBoundary();
-  const body = await buffer(
-    writeMultipartRelated(Readable.from(parts.map((part) => ({ contentType: type, body: part }))), boundary),
-  );
-  return t.app.inject({
-    method: 'POST',
-    url: `/dicomweb/studies${query}`,
-    headers: {
-      ...bearer(token),
-      'content-type': multipartRelatedContentType(boundary, type),
-      accept: 'application/dicom+json',
-    },
-    payload: body,
-  });
+function stow(token: string, parts: Buffer[], query = `?patient=${people.patient.id}`, type?: string) {
+  return stowRequest(t.app, token, parts, query, { type });
 }
 
 describe('STOW-RS', () => {
@@ -113,7 +103,8 @@ describe('STOW-RS', () => {
     const file = await sampleCopy('CT_small.dcm', JANE);
     expect((await stow(people.patient.token, [file])).statusCode).toBe(403);
     expect((await stow(people.otherPhysician.token, [file])).statusCode).toBe(404);
-    const unnamed = await stow(people.physician.token, [file], '');
+    // Only a physician may leave the patient out (the study then waits in their Incoming list).
+    const unnamed = await stow(people.radiologist.token, [file], '');
     expect(unnamed.statusCode).toBe(400);
     expect(unnamed.json()).toEqual({ errors: [{ msg: NO_PATIENT, path: 'patient' }] });
     expect(

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { assignIncomingBodySchema, assignIncomingResponseSchema, incomingListSchema } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { assignIncoming, listIncoming } from './incoming.service.js';
+
+export function incomingRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/user/incoming',
+    { schema: { response: { 200: incomingListSchema } }, preHandler: requireUser('PHYSICIAN') },
+    (request) => listIncoming(ctx, currentUser(request)),
+  );
+
+  r.post(
+    '/api/user/incoming/:uid/assign',
+    {
+      schema: {
+        params: z.object({ uid: z.string() }),
+        body: assignIncomingBodySchema,
+        response: { 200: assignIncomingResponseSchema },
+      },
+      preHandler: requireUser('PHYSICIAN'),
+    },
+    (request) => {
+      if (!z.uuid().safeParse(request.params.uid).success) {
+        throw new AppError('NOT_FOUND');
+      }
+      return assignIncoming(ctx, currentUser(request), request.params.uid, request.body, request.ip);
+    },
+  );
+}
