@@ -44,6 +44,7 @@ const AccessHistoryPage = lazyPage(
   () => import('../features/access-history/pages/AccessHistoryPage'),
   'AccessHistoryPage',
 );
+const IncomingPage = lazyPage(() => import('../features/incoming/pages/IncomingPage'), 'IncomingPage');
 
 interface PageRoute {
   path: string;
@@ -71,6 +72,7 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: PATHS.notifications, Page: NotificationsPage, isSignedInOnly: true },
   { path: PATHS.profile, Page: ProfilePage, isSignedInOnly: true },
   { path: PATHS.accessHistory, Page: AccessHistoryPage, isSignedInOnly: true },
+  { path: PATHS.incoming, Page: IncomingPage, isSignedInOnly: true },
   { path: PATHS.secondOpinion, Page: SecondOpinionPage },
   { path: PATHS.invoices, Page: InvoicesPage, isSignedInOnly: true },
   { path: '/pay/:uid', Page: PayPage, isSignedInOnly: true },

@@ -20,6 +20,11 @@ const CARDS: Record<RoleName, DashboardCard[]> = {
     { title: 'View Patient List', text: 'See your patients and their images.', to: PATHS.patients },
     { title: 'Add Patient', text: 'Add an existing patient or invite a new one.', to: PATHS.addPatient },
     { title: 'Upload Image', text: 'Upload an image with your notes for a patient.', to: PATHS.upload },
+    {
+      title: 'Incoming Studies',
+      text: 'Studies sent to you by other systems, to file under your patients.',
+      to: PATHS.incoming,
+    },
   ],
   Patient: [
     { title: 'View Medical Images', text: 'Your images and your physician’s notes.', to: PATHS.imageLibrary },

@@ -5,19 +5,20 @@ import Card from 'react-bootstrap/Card';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { displayName, LIMITS, type PatientPage } from '@ra/shared';
+import { displayName, LIMITS } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { BatchUploadProgress } from '../../../components/BatchUploadProgress';
 import { UploadProgress } from '../../../components/UploadProgress';
-import { apiRequest, ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
 import type { ChosenFile } from '../../../lib/uploads/file-kind';
 import { useObjectUrl } from '../../../lib/use-object-url';
 import { useUploadTask } from '../../../lib/uploads/use-upload-task';
+import { usePatientChoices } from '../api/patient-choices';
 import { useRadiologists } from '../api/radiologists';
 import { submitImage } from '../api/upload-image';
 import { DicomSelectionSummary } from '../components/DicomSelectionSummary';
@@ -28,18 +29,6 @@ import { sortChosenFiles, type UploadSelection } from '../components/upload-sele
 import { useStudyUpload } from '../components/use-study-upload';
 
 const NOT_AUTHORIZED = 'You are not authorized to view this page.';
-
-function usePatientChoices() {
-  return useInfiniteQuery({
-    queryKey: ['patients', 'choices'],
-    queryFn: ({ pageParam }) =>
-      apiRequest<PatientPage>(
-        `/api/user/patients?limit=200${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
-}
 
 export function UploadPage() {
   const { user } = useAuth();
