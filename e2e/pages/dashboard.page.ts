@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 
 export const DASHBOARD_CARDS = {
   Patient: ['View Medical Images', 'Invoice History', 'Get Second Opinion', 'Access History'],
-  Physician: ['View Patient List', 'Add Patient', 'Upload Image'],
+  Physician: ['View Patient List', 'Add Patient', 'Upload Image', 'Incoming Studies'],
   Radiologist: ['View Patients', 'View Notifications', 'View Profile'],
 } as const;
 

@@ -1,7 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { expect, test } from '@playwright/test';
+import {
+  multipartRelatedContentType,
+  newBoundary,
+  writeMultipartRelated,
+} from '../../server/src/modules/dicomweb/multipart-related.js';
 import { newUid, sampleCopy } from '../../server/test/dicom-files.js';
 import { readDicomSample } from '../../server/test/dicom-samples.js';
 import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
@@ -78,7 +85,7 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
           (await thumbnail.count()) > 0 && thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)
         );
       },
-      { timeout: 20_000 },
+      { timeout: 45_000 },
     )
     .toBe(128);
 
@@ -108,4 +115,52 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await modal.getByRole('button', { name: 'Confirm for Payment' }).click();
   await expect(patient).toHaveURL(/\/invoices$/);
   await expect(patient.getByTestId('invoice-row').first()).toContainText('Dr. Laura Davis');
+});
+
+test('a study sent by STOW-RS without a patient waits in Incoming until the physician files it under one', async ({
+  browser,
+}) => {
+  const patient = await (await browser.newContext()).newPage();
+  const doctor = await (await browser.newContext()).newPage();
+  const account = await createPatientAccount(patient);
+  const { token } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
+  await addPatientByApi(doctor, token, account);
+
+  // A PACS stores a study naming someone else, without a patient: it lands in Incoming.
+  const study = { studyUid: newUid(), patientName: 'Smith^John', birthDate: '19650101' };
+  const parts = [await sampleCopy('CT_small.dcm', study), await sampleCopy('MR_small.dcm', study)];
+  const boundary = newBoundary();
+  const body = await buffer(
+    writeMultipartRelated(
+      Readable.from(parts.map((part) => ({ contentType: 'application/dicom', body: part }))),
+      boundary,
+    ),
+  );
+  const stored = await doctor.request.post('/dicomweb/studies', {
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': multipartRelatedContentType(boundary),
+      'user-agent': 'Hospital PACS',
+    },
+    data: body,
+  });
+  expect(stored.status()).toBe(200);
+
+  await doctor.goto('/dashboard');
+  await doctor.getByRole('link', { name: 'Incoming Studies' }).click();
+  await expect(doctor.getByRole('heading', { name: 'Incoming Studies', level: 1 })).toBeVisible();
+  const row = doctor
+    .getByRole('row')
+    .filter({ hasText: study.studyUid.slice(-6) })
+    .or(doctor.getByRole('row').filter({ hasText: 'Hospital PACS' }));
+  await expect(row.first()).toContainText('John Smith');
+  await expect(row.first()).toContainText('CT, MR');
+  const select = row.first().getByRole('combobox');
+  await select.selectOption({ label: `Erin Endtoend (${account.email})` });
+  await row.first().getByRole('button', { name: 'Assign' }).click();
+  await expect(doctor.getByRole('heading', { name: 'These files name a different patient' })).toBeFocused();
+  await doctor.getByRole('button', { name: 'File under Erin Endtoend anyway' }).click();
+  await expect(doctor.getByText('Filed under Erin Endtoend.')).toBeVisible();
+  await doctor.getByRole('link', { name: 'View the study' }).click();
+  await expect(doctor.getByRole('button', { name: /CT · Series/ })).toBeVisible();
 });

@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_BODIES } from '@ra/shared';
 
@@ -8,8 +9,8 @@ export function findNul(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') {
     return value.includes(NUL) ? path : undefined;
   }
-  if (ArrayBuffer.isView(value)) {
-    // Raw bodies (a signed webhook) are bytes, not text fields.
+  if (ArrayBuffer.isView(value) || value instanceof Stream) {
+    // Raw bodies (a signed webhook) are bytes, and streamed ones (STOW-RS) are read by their route.
     return undefined;
   }
   if (Array.isArray(value)) {
