@@ -45,7 +45,8 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       if (answer.ignored.length > 0) {
         void reply.header(
           'warning',
-          `299 ${new URL(ctx.config.publicUrl).host} "Not used for matching: ${answer.ignored.join(', ')}"`,
+          // The keys are the caller's text: only visible ASCII goes into the header, never a quote.
+          `299 ${new URL(ctx.config.publicUrl).host} "Not used for matching: ${answer.ignored.join(', ').replace(/[^\x21-\x7e ]|"/g, '?')}"`,
         );
       }
       return sendJson(reply, JSON.stringify(answer.datasets));

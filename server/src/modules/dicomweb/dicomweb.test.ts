@@ -146,6 +146,13 @@ describe('QIDO-RS', () => {
       headers: bearer(physician.token),
     });
     expect(unknown.headers.warning).toContain('Foo');
+    const hostile = await t.app.inject({
+      method: 'GET',
+      url: '/dicomweb/studies?Foo%0D%0ASet-Cookie:%20x=1=1',
+      headers: bearer(physician.token),
+    });
+    expect(hostile.statusCode).toBe(200);
+    expect(hostile.headers['set-cookie']).toBeUndefined();
   });
 
   it('lists series and instances in order, and includefield adds attributes from the files', async () => {
