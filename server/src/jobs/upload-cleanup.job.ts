@@ -2,9 +2,13 @@ import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import { deleteUpload, listUnclaimedBefore } from '../modules/uploads/uploads.repository.js';
 import { UPLOAD_CLAIM_HOURS } from '../modules/uploads/tus-server.js';
+import { removeStaleWorkDirs } from '../modules/studies/study-files.js';
 import type { JobDefinition } from './job-queue.js';
 
-/** Deletes uploads nobody claimed within 24 hours, with their bytes (api-contract §5). */
+/**
+ * Deletes uploads nobody claimed within 24 hours, with their bytes (api-contract §5), and the
+ * working folders of DICOM filings a crash interrupted.
+ */
 export function uploadCleanupJob(db: Db, store: FileStore): JobDefinition<object> {
   return {
     name: 'upload-cleanup',
@@ -17,6 +21,7 @@ export function uploadCleanupJob(db: Db, store: FileStore): JobDefinition<object
         await deleteUpload(db, upload.id);
       }
       await store.deleteExpired();
+      await removeStaleWorkDirs(store.directory, UPLOAD_CLAIM_HOURS * 3600 * 1000);
     },
   };
 }

@@ -11,9 +11,29 @@ import { hasDicomMarker } from '../uploads/dicom-upload.js';
  * by renaming), never inside it; the caller removes it.
  */
 export async function makeWorkDir(tusDir: string, prefix: string): Promise<string> {
-  const unpacked = path.join(path.dirname(tusDir), 'unpacked');
+  const unpacked = unpackedDirOf(tusDir);
   await fs.mkdir(unpacked, { recursive: true });
   return fs.mkdtemp(path.join(unpacked, prefix));
+}
+
+function unpackedDirOf(tusDir: string): string {
+  return path.join(path.dirname(tusDir), 'unpacked');
+}
+
+/**
+ * Removes working folders a crash left behind: a filing lasts minutes at most, so a folder older
+ * than `olderThanMs` belongs to no running request.
+ */
+export async function removeStaleWorkDirs(tusDir: string, olderThanMs: number): Promise<void> {
+  const unpacked = unpackedDirOf(tusDir);
+  const names = await fs.readdir(unpacked).catch(() => [] as string[]);
+  for (const name of names) {
+    const dir = path.join(unpacked, name);
+    const { mtimeMs } = await fs.stat(dir);
+    if (Date.now() - mtimeMs > olderThanMs) {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
 }
 
 /** One readable DICOM file among the uploads, not yet in storage. */

@@ -1,0 +1,29 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkDir, removeStaleWorkDirs } from './study-files.js';
+
+describe('working folders of filings', () => {
+  it('are made beside the tus folder, and those a crash left behind for a day are removed', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-work-'));
+    const tusDir = path.join(root, 'uploads');
+    const stale = await makeWorkDir(tusDir, 'study-');
+    const fresh = await makeWorkDir(tusDir, 'study-');
+    expect(path.dirname(stale)).toBe(path.join(root, 'unpacked'));
+    await fs.writeFile(path.join(stale, '1.dcm'), 'x');
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    await fs.utimes(stale, twoDaysAgo, twoDaysAgo);
+
+    await removeStaleWorkDirs(tusDir, 24 * 3600 * 1000);
+    await expect(fs.stat(stale)).rejects.toThrow();
+    expect((await fs.stat(fresh)).isDirectory()).toBe(true);
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('does nothing when no filing ever ran', async () => {
+    await expect(
+      removeStaleWorkDirs(path.join(os.tmpdir(), 'ra-none', 'uploads'), 1),
+    ).resolves.toBeUndefined();
+  });
+});
