@@ -187,8 +187,29 @@ describe('QIDO-RS', () => {
     expect(await qido(people.patient, `/dicomweb/studies/${uids.mr}/series`)).toEqual([]);
   });
 
-  it('refuses callers without a token', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/dicomweb/studies' })).statusCode).toBe(401);
+  it('refuses callers without a token on every route', async () => {
+    const instance = `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/instances/${uids.firstSop}`;
+    for (const url of [
+      '/dicomweb/studies',
+      `/dicomweb/studies/${uids.ct}/series`,
+      `/dicomweb/studies/${uids.ct}/instances`,
+      `/dicomweb/studies/${uids.ct}/metadata`,
+      `/dicomweb/studies/${uids.ct}`,
+      `/dicomweb/studies/${uids.ct}/thumbnail`,
+      instance,
+      `${instance}/metadata`,
+      `${instance}/frames/1`,
+      `${instance}/rendered`,
+    ]) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+    const stow = await t.app.inject({
+      method: 'POST',
+      url: '/dicomweb/studies',
+      headers: { 'content-type': 'multipart/related; type="application/dicom"; boundary=x' },
+      payload: '--x--',
+    });
+    expect(stow.statusCode).toBe(401);
   });
 });
 

@@ -4,10 +4,15 @@ import {
   imagePageSchema,
   incomingListSchema,
   patientMismatchSchema,
-  STUDY_MESSAGES,
 } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import {
+  bearer,
+  createPatient,
+  createPhysician,
+  createRadiologist,
+  signIn,
+} from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { stow } from '../../../test/stow.js';
 import { linkPatient } from '../patients/patients.repository.js';
@@ -116,10 +121,26 @@ describe('the Incoming list (api-contract §10.3)', () => {
     expect((await assign(people.physician.token, uid, { patient: people.patient.id })).statusCode).toBe(404);
   });
 
+  it('is for physicians: no token 401, a patient or radiologist 403', async () => {
+    const radiologist = await signIn(t.app, (await createRadiologist(t.database.db)).email);
+    const someId = '00000000-0000-4000-8000-000000000000';
+    for (const headers of [{}, bearer(people.patient.token), bearer(radiologist.token)]) {
+      const expected = 'authorization' in headers ? 403 : 401;
+      const list = await t.app.inject({ method: 'GET', url: '/api/user/incoming', headers });
+      expect(list.statusCode).toBe(expected);
+      const assigned = await t.app.inject({
+        method: 'POST',
+        url: `/api/user/incoming/${someId}/assign`,
+        headers,
+        payload: { patient: people.patient.id },
+      });
+      expect(assigned.statusCode).toBe(expected);
+    }
+  });
+
   it('answers 404 for an id that is not one', async () => {
     expect((await assign(people.physician.token, 'nope', { patient: people.patient.id })).statusCode).toBe(
       404,
     );
-    expect(STUDY_MESSAGES.patientMismatch).toBeTruthy();
   });
 });

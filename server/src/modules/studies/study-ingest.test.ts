@@ -293,6 +293,12 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
 
   it('lets only the caring physician file, never a patient, and only with their own finished uploads', async () => {
     const uploads = await uploadAll([await sampleCopy('CT_small.dcm', JANE)]);
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/upload-study',
+      payload: { patient: people.patient.id, uploads },
+    });
+    expect(anonymous.statusCode).toBe(401);
     const patientUpload = await createUpload(t.app, people.patient.token, { size: 10, purpose: 'dicom' });
     expect(patientUpload.statusCode).toBe(403);
     expect((await fileStudy(people.patient.token, { patient: people.patient.id, uploads })).statusCode).toBe(
