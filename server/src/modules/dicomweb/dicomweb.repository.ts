@@ -61,6 +61,13 @@ export function searchStudies(db: Queryable, readable: SQL, query: QidoQuery) {
 }
 export type StudyRow = Awaited<ReturnType<typeof searchStudies>>[number];
 
+/** Series in study order, then by number: the order of series searches, and of instances within them. */
+const SERIES_ORDER = [
+  asc(studies.studyInstanceUid),
+  sql`${dicomSeries.seriesNumber} asc nulls last`,
+  asc(dicomSeries.seriesInstanceUid),
+];
+
 const SERIES_COLUMNS = {
   ...STUDY_COLUMNS,
   seriesId: dicomSeries.id,
@@ -80,11 +87,7 @@ export function searchSeries(db: Queryable, readable: SQL, query: QidoQuery) {
     .innerJoin(studies, eq(studies.itemId, dicomSeries.itemId))
     .innerJoin(images, eq(images.id, studies.itemId))
     .where(and(readable, ...matchingOf(query)))
-    .orderBy(
-      asc(studies.studyInstanceUid),
-      sql`${dicomSeries.seriesNumber} asc nulls last`,
-      asc(dicomSeries.seriesInstanceUid),
-    )
+    .orderBy(...SERIES_ORDER)
     .limit(query.limit)
     .offset(query.offset);
 }
@@ -114,9 +117,7 @@ export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) 
     .innerJoin(images, eq(images.id, studies.itemId))
     .where(and(readable, ...matchingOf(query)))
     .orderBy(
-      asc(studies.studyInstanceUid),
-      sql`${dicomSeries.seriesNumber} asc nulls last`,
-      asc(dicomSeries.seriesInstanceUid),
+      ...SERIES_ORDER,
       sql`${dicomInstances.instanceNumber} asc nulls last`,
       asc(dicomInstances.sopInstanceUid),
     )
