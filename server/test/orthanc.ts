@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Orthanc, the reference archive (Debian packages `orthanc` and `orthanc-dicomweb`, which CI
+ * installs), started on loopback from a configuration in a temporary directory and removed with it.
+ */
+export interface OrthancServer {
+  /** Its REST API, e.g. http://127.0.0.1:8042. */
+  base: string;
+  /** Its DICOMweb root, without a trailing slash. */
+  dicomweb: string;
+  stop(): Promise<void>;
+}
+
+/** A DICOMweb peer Orthanc may pull from and push to (`DicomWeb.Servers`). */
+export interface OrthancPeer {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+const ORTHANC = process.env.ORTHANC_BINARY ?? '/usr/sbin/Orthanc';
+const DICOMWEB_PLUGIN =
+  process.env.ORTHANC_DICOMWEB_PLUGIN ?? '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function startOrthanc(peers: Record<string, OrthancPeer> = {}): Promise<OrthancServer> {
+  if (!(await exists(ORTHANC)) || !(await exists(DICOMWEB_PLUGIN))) {
+    throw new Error(
+      `Orthanc is missing (${ORTHANC}, ${DICOMWEB_PLUGIN}): install it with "apt-get install orthanc orthanc-dicomweb".`,
+    );
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-orthanc-'));
+  const [httpPort, dicomPort] = [await freePort(), await freePort()];
+  const config = {
+    Name: 'ra-reference',
+    StorageDirectory: path.join(dir, 'storage'),
+    IndexDirectory: path.join(dir, 'storage'),
+    HttpPort: httpPort,
+    DicomPort: dicomPort,
+    RemoteAccessAllowed: false,
+    AuthenticationEnabled: false,
+    // Loopback only: it must not reach for anything outside this machine.
+    HttpProxy: '',
+    Plugins: [DICOMWEB_PLUGIN],
+    DicomWeb: {
+      Enable: true,
+      Root: '/dicom-web/',
+      Servers: Object.fromEntries(
+        Object.entries(peers).map(([name, peer]) => [
+          name,
+          { Url: peer.url, HttpHeaders: peer.headers ?? {} },
+        ]),
+      ),
+    },
+  };
+  const configFile = path.join(dir, 'orthanc.json');
+  await fs.writeFile(configFile, JSON.stringify(config, null, 2));
+  const child: ChildProcess = spawn(ORTHANC, [configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const base = `http://127.0.0.1:${httpPort}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`Orthanc exited with ${child.exitCode}: ${errors}`);
+    }
+    const up = await fetch(`${base}/system`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) {
+      return { base, dicomweb: `${base}/dicom-web`, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`Orthanc did not start: ${errors}`);
+}
