@@ -41,6 +41,29 @@ function stow(token: string, parts: Buffer[], query = `?patient=${people.patient
 }
 
 describe('STOW-RS', () => {
+  it('files parts of one new study sent at the same time as one study, losing none', async () => {
+    const studyUid = newUid();
+    const seriesUid = newUid();
+    const batches = await Promise.all(
+      [0, 1, 2, 3].map(async (batch) => [
+        await sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid, instanceNumber: batch * 2 + 1 }),
+        await sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid, instanceNumber: batch * 2 + 2 }),
+      ]),
+    );
+    const answers = await Promise.all(batches.map((parts) => stow(people.physician.token, parts)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+
+    const studies = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+      headers: bearer(people.physician.token),
+    });
+    const found = dicomJsonListSchema.parse(studies.json());
+    expect(found).toHaveLength(1);
+    expect(firstValue(found[0]!, '00201208')).toBe('8');
+    expect(firstValue(found[0]!, '00201206')).toBe('1');
+  });
+
   it('files the instances under the patient, as upload-study does, and answers with what it stored', async () => {
     const studyUid = newUid();
     const files = [

@@ -18,6 +18,14 @@ export async function findStudiesByUid(db: Queryable, studyUids: string[]) {
     .where(inArray(studies.studyInstanceUid, studyUids));
 }
 
+/**
+ * Holds, until the transaction ends, a lock on one Study Instance UID, so that requests filing the
+ * same study one after the other see each other's rows.
+ */
+export async function lockStudyUid(db: Queryable, studyUid: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`study:${studyUid}`}, 0))`);
+}
+
 export async function insertStudy(db: Queryable, study: typeof studies.$inferInsert) {
   await db.insert(studies).values(study);
 }

@@ -133,6 +133,24 @@ export async function fileStudies(
   }
 }
 
+/**
+ * The item id of a study filed for the first time: derived from its Study Instance UID with the
+ * archive's secret (shared by every instance of the server), so requests filing the same new study
+ * at the same moment agree on it, yet nobody can compute it from the files.
+ */
+function newStudyItemId(secret: string, studyInstanceUid: string): string {
+  const bytes = crypto.createHmac('sha256', secret).update(`study-item:${studyInstanceUid}`).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80; // version 8: a UUID of custom make
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // the RFC 9562 variant
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Files one study's files under the target's patient in one transaction: a new archive item, or
+ * new instances of the item the study was filed as before. Requests filing the same study wait
+ * for each other's transaction, so parts of a study sent at once become one study.
+ */
 export async function fileOneStudy(
   ctx: AppContext,
   user: AuthUser,
@@ -141,7 +159,10 @@ export async function fileOneStudy(
   context: { recommendationId: string | null; ip: string },
 ): Promise<UploadStudyResponse['items'][number]> {
   const [filed] = await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]);
-  const itemId = filed?.itemId ?? crypto.randomUUID();
+  if (filed && filed.patientId !== body.patient) {
+    throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+  }
+  const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, group.studyInstanceUid);
 
   // The same SOP Instance UID twice, in these files or already in the archive, is stored once.
   const stored = await repo.findStoredSops(
@@ -159,17 +180,24 @@ export async function fileOneStudy(
     }
   }
 
-  // The bytes go into storage first, as received; no transaction stays open while they move.
-  const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.dcm`;
+  // The bytes go into storage first, as received; no transaction stays open while they move. Each
+  // request's files have keys of their own, so no request's clean-up removes another's file.
+  const attempt = crypto.randomBytes(4).toString('hex');
+  const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.${attempt}.dcm`;
   for (const file of fresh) {
     await ctx.storage.putFile(keyOf(file), file.path, { move: true });
   }
-  let storedCount = 0;
+  let filedNow: DicomFile[] = [];
   try {
     await ctx.db.transaction(async (tx) => {
+      await repo.lockStudyUid(tx, group.studyInstanceUid);
+      // Another request may have filed the study since the first look.
+      const [now] = await repo.findStudiesByUid(tx, [group.studyInstanceUid]);
+      if (now && (now.patientId !== body.patient || now.itemId !== itemId)) {
+        throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+      }
       const first = group.files[0]!.instance;
-      const size = fresh.reduce((total, file) => total + file.size, 0);
-      if (!filed) {
+      if (!now) {
         await recordNewItem(
           tx,
           user,
@@ -230,21 +258,25 @@ export async function fileOneStudy(
           metadata: file.instance.metadata,
         })),
       );
-      storedCount = inserted.size;
+      filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
+      const size = filedNow.reduce((total, file) => total + file.size, 0);
       await repo.recountStudy(tx, itemId, size);
     });
   } catch (err) {
-    for (const file of fresh) {
+    filedNow = [];
+    throw err;
+  } finally {
+    // An instance another request stored meanwhile keeps that request's file.
+    for (const file of fresh.filter((candidate) => !filedNow.includes(candidate))) {
       await ctx.storage.delete(keyOf(file));
     }
-    throw err;
   }
   // After the commit; the thumbnail sweep catches a study whose job was never queued.
   await ctx.jobs.sendAfterCommit(STUDY_PREVIEW_JOB, { itemId }, { singletonKey: itemId });
   return {
     uid: itemId,
     study_instance_uid: group.studyInstanceUid,
-    instances: storedCount,
+    instances: filedNow.length,
     skipped: duplicates,
   };
 }
