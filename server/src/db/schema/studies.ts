@@ -84,6 +84,12 @@ export const dicomInstances = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     /** The dataset without file meta and bulk data (PS3.18 F.2), served as WADO-RS metadata. */
     metadata: jsonb('metadata').notNull(),
+    /**
+     * Where uncompressed frames lie in the file, so WADO-RS reads a frame's bytes and nothing else
+     * (dicom-instance.ts NativeFrames); null when frames must be taken out by reading the file.
+     */
+    pixelDataOffset: bigint('pixel_data_offset', { mode: 'number' }),
+    frameBytes: bigint('frame_bytes', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [

@@ -89,7 +89,11 @@ describe('readDicomInstance', () => {
       'MR_small_jpeg_ls_lossless.dcm': '1.2.840.10008.1.2.4.80',
     };
     for (const [name, transferSyntaxUid] of Object.entries(syntaxes)) {
-      expect(readDicomInstance(readDicomSample(name)), name).toEqual({ ...reference, transferSyntaxUid });
+      expect(readDicomInstance(readDicomSample(name)), name).toEqual({
+        ...reference,
+        transferSyntaxUid,
+        nativeFrames: null,
+      });
     }
     // Implicit VR cannot tell SS from US: (0028,0106) and (0028,0107) come out US, all else is the same.
     const implicit = readDicomInstance(readDicomSample('MR_small_implicit.dcm'));
@@ -258,5 +262,42 @@ describe('the metadata JSON', () => {
     expect(studyInstanceUid).toBe('1.2.999.999.99.9.9999.8888');
     expect(metadata['300C0002']).toMatchObject({ vr: 'UN' });
     expect(Buffer.from(metadata['300C0002']!.InlineBinary!, 'base64')).toHaveLength(148);
+  });
+});
+
+describe('nativeFrames', () => {
+  /** The frames' offset, checked against the Pixel Data element header (tag, VR, length) before it. */
+  function expectPixelDataAt(file: Buffer, offset: number, length: number, vr: 'OW' | 'OB' | null) {
+    expect(file.subarray(offset - (vr ? 12 : 8), offset - (vr ? 8 : 4)).toString('hex')).toBe('e07f1000');
+    expect(file.readUInt32LE(offset - 4)).toBe(length);
+  }
+
+  it('gives where each uncompressed little-endian frame lies in the file', () => {
+    // MR_small: one 64 × 64 frame of 16 bits (some padding follows it).
+    const mr = readDicomSample('MR_small.dcm');
+    const frames = readDicomInstance(mr).nativeFrames!;
+    expect(frames.frameBytes).toBe(64 * 64 * 2);
+    expectPixelDataAt(mr, frames.offset, 8192, 'OW');
+    const implicit = readDicomSample('MR_small_implicit.dcm');
+    const implicitFrames = readDicomInstance(implicit).nativeFrames!;
+    expect(implicitFrames.frameBytes).toBe(8192);
+    expectPixelDataAt(implicit, implicitFrames.offset, 8192, null);
+    // rtdose: fifteen 10 × 10 frames of 32 bits, one after the other.
+    const dose = readDicomSample('rtdose.dcm');
+    const doseFrames = readDicomInstance(dose).nativeFrames!;
+    expect(doseFrames.frameBytes).toBe(10 * 10 * 4);
+    expectPixelDataAt(dose, doseFrames.offset, 15 * 400, null);
+  });
+
+  it('is null where frames cannot be sent as they lie: compressed, big endian, deflated, YBR_FULL_422', () => {
+    for (const sample of [
+      'MR_small_RLE.dcm',
+      'MR_small_jp2klossless.dcm',
+      'MR_small_bigendian.dcm',
+      'image_dfl.dcm',
+      'SC_ybr_full_422_uncompressed.dcm',
+    ]) {
+      expect(readDicomInstance(readDicomSample(sample)).nativeFrames, sample).toBeNull();
+    }
   });
 });

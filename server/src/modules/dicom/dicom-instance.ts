@@ -1,6 +1,8 @@
 import { STUDY_MESSAGES } from '@ra/shared';
 import { toDicomJson, type DicomJson } from './dicom-json.js';
+import type { DcmjsDataset } from 'dcmjs';
 import { parseDicom } from './dicom-parser.js';
+import { PIXEL_DATA_TAGS, type DicomLayout } from './dicom-structure.js';
 import { DicomReadError, PREVIEW_MESSAGES } from './dicom-read-error.js';
 import { readDate, readInteger, readString } from './dicom-values.js';
 import { sopClassName } from './sop-classes.js';
@@ -45,6 +47,14 @@ export interface DicomInstance {
   sopClassName: string;
   /** The dataset as DICOM JSON, without group 0002 and without bulk data (see dicom-json.ts). */
   metadata: DicomJson;
+  /** Where uncompressed frames lie in the file, when each is a plain run of bytes to send as is. */
+  nativeFrames: NativeFrames | null;
+}
+
+/** Frame n (from 1) is the `frameBytes` bytes at `offset + (n - 1) × frameBytes` of the file. */
+export interface NativeFrames {
+  offset: number;
+  frameBytes: number;
 }
 
 /**
@@ -95,11 +105,38 @@ export function readDicomInstance(bytes: Uint8Array): DicomInstance {
     isImage: Boolean(rows && columns && layout.pixelData.size > 0),
     isDicomdir,
     sopClassName: sopClassName(sopClassUid),
+    nativeFrames: nativeFramesOf(bytes, layout, dataset),
     metadata: toDicomJson(dataset, {
       littleEndian: layout.littleEndian,
       opaqueTags: new Set(layout.opaqueSequences.map((sequence) => sequence.tag)),
     }),
   };
+}
+
+/**
+ * The frames' place in the file, when WADO-RS can send them as they lie: uncompressed, little
+ * endian, not deflated (so offsets in the dataset are offsets in the file), whole bytes per frame
+ * (not 1-bit, not YBR_FULL_422's shared chroma), and all the frames the header announces present.
+ */
+function nativeFramesOf(bytes: Uint8Array, layout: DicomLayout, dataset: DcmjsDataset): NativeFrames | null {
+  const value = layout.pixelData.get(PIXEL_DATA_TAGS.pixelData);
+  const rows = readInteger(dataset, '00280010') ?? 0;
+  const columns = readInteger(dataset, '00280011') ?? 0;
+  const samples = Math.max(1, readInteger(dataset, '00280002') ?? 1);
+  const bitsAllocated = readInteger(dataset, '00280100') ?? 0;
+  const frames = Math.max(1, readInteger(dataset, '00280008') ?? 1);
+  const isPlain =
+    value?.kind === 'native' &&
+    layout.littleEndian &&
+    layout.dataset === bytes &&
+    bitsAllocated >= 8 &&
+    bitsAllocated % 8 === 0 &&
+    readString(dataset, '00280004') !== 'YBR_FULL_422';
+  const frameBytes = (rows * columns * samples * bitsAllocated) / 8;
+  if (!isPlain || frameBytes === 0 || value.length < frames * frameBytes) {
+    return null;
+  }
+  return { offset: value.offset, frameBytes };
 }
 
 /**

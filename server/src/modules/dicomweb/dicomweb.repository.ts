@@ -106,6 +106,8 @@ const INSTANCE_COLUMNS = {
   isImage: dicomInstances.isImage,
   storageKey: dicomInstances.storageKey,
   size: dicomInstances.size,
+  pixelDataOffset: dicomInstances.pixelDataOffset,
+  frameBytes: dicomInstances.frameBytes,
 };
 
 export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) {

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { FrameNotDecodable, FrameNotFound, FramesTooLarge, readFrames } from '../dicom/frame-data.js';
+import { TRANSFER_SYNTAX } from '../dicom/dicom-structure.js';
 import * as dicomweb from './dicomweb.service.js';
 import {
   multipartRelatedContentType,
@@ -12,6 +13,7 @@ import {
   writeMultipartRelated,
   type WritePart,
 } from './multipart-related.js';
+import { readNativeFrames } from './native-frames.js';
 import { acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
 
 type Params = { study: string; series?: string; instance?: string; frames?: string };
@@ -94,12 +96,15 @@ export function wadoRetrieveRoutes(app: FastifyInstance, ctx: AppContext, requir
       if (!encoding) {
         return notAcceptable(reply, 'The frames');
       }
-      let payload;
+      let payload: { transferSyntaxUid: string; frames: Uint8Array[] };
       try {
-        payload = await readFrames(await buffer(await ctx.storage.read(row!.storageKey)), numbers, {
-          decompress: encoding === 'uncompressed',
-          maxPixels: ctx.config.uploads.maxImagePixels,
-        });
+        const native = await readNativeFrames(ctx.storage, row!, numbers);
+        payload = native
+          ? { transferSyntaxUid: TRANSFER_SYNTAX.explicitLittleEndian, frames: native }
+          : await readFrames(await buffer(await ctx.storage.read(row!.storageKey)), numbers, {
+              decompress: encoding === 'uncompressed',
+              maxPixels: ctx.config.uploads.maxImagePixels,
+            });
       } catch (err) {
         if (err instanceof FrameNotFound) {
           throw new AppError('NOT_FOUND');

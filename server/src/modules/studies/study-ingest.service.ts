@@ -256,6 +256,8 @@ export async function fileOneStudy(
           filename: file.name.slice(0, 255),
           size: file.size,
           metadata: file.instance.metadata,
+          pixelDataOffset: file.instance.nativeFrames?.offset ?? null,
+          frameBytes: file.instance.nativeFrames?.frameBytes ?? null,
         })),
       );
       filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
