@@ -2,7 +2,8 @@
  * npm run bench: starts the production server on a fresh embedded database and a bare Fastify
  * server, measures each figure the issues ask for, and prints them as tables; then the same
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
- * `BENCH_ONLY=embedded` or `BENCH_ONLY=postgres` runs one part.
+ * Then DICOM studies beside Orthanc on a fresh embedded database.
+ * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres` or `BENCH_ONLY=dicom` runs one part.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
 import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
+import { dicomFigures, printDicomTable } from './dicom.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -100,16 +102,35 @@ async function postgresFigures(bareBase: string): Promise<void> {
   console.log(`\n${await explainLists(database, accounts)}`);
 }
 
+/** On its own embedded database, so the archive the other figures filled does not weigh on it. */
+async function dicomFiguresBesideOrthanc(): Promise<void> {
+  const dicomDataDir = path.join(dataDir, 'dicom');
+  const base = await startAppServer(dicomDataDir);
+  const physician = new Api(base);
+  await physician.signIn('physician@example.com', 'demo-password');
+  const patient = new Api(base);
+  await patient.signIn('patient@example.com', 'demo-password');
+  const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
+  printDicomTable(await dicomFigures(physician, patientUid, path.join(workDir, 'dicom')));
+  await stopServer(base);
+}
+
 try {
-  const bareBase = await startBareServer();
-  if (only !== 'postgres') {
-    const base = await startAppServer(dataDir);
-    await embeddedFigures(bareBase, base);
-    // Its background work must not run beside the PostgreSQL figures.
-    await stopServer(base);
+  if (only !== 'dicom') {
+    const bareBase = await startBareServer();
+    if (only !== 'postgres') {
+      const base = await startAppServer(dataDir);
+      await embeddedFigures(bareBase, base);
+      // Its background work must not run beside the PostgreSQL figures.
+      await stopServer(base);
+    }
+    if (only !== 'embedded') {
+      await postgresFigures(bareBase);
+    }
+    await stopServer(bareBase);
   }
-  if (only !== 'embedded') {
-    await postgresFigures(bareBase);
+  if (only === undefined || only === 'dicom') {
+    await dicomFiguresBesideOrthanc();
   }
 } finally {
   await stopServers();

@@ -1,0 +1,328 @@
+/**
+ * DICOM studies beside Orthanc, the reference archive, on the same generated files in one run:
+ * a 500-slice 512×512 16-bit CT series (dcmtk's dump2dcm writes it; nothing is downloaded),
+ * stored by STOW-RS, searched by QIDO-RS, read by WADO-RS (metadata and frames), and filed from a
+ * folder chosen in Chromium until its preview can be shown.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from '../e2e/chromium.js';
+import { ctPhantom, writeCtPhantom, type CtPhantom } from '../server/test/ct-phantom.js';
+import { startOrthanc, type OrthancServer } from '../server/test/orthanc.js';
+import type { Image } from '@ra/shared';
+import type { Api } from './lib/api.js';
+
+const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
+const STOW_BATCH = 10;
+const STOW_CONCURRENCY = 2;
+const FRAME_PARALLEL = 6;
+/** Timed requests per latency row, after a few untimed ones. */
+const SEARCH_RUNS = 200;
+const LIST_RUNS = 40;
+const WARM_UP = 3;
+/** The demo patient, so that the files name the patient they are filed under. */
+const DEMO_PATIENT_IN_FILES = { patientName: 'Patient^Alex', birthDate: '19900704' };
+const DEMO_PATIENT_LABEL = 'Alex Patient (patient@example.com)';
+const DEMO_PHYSICIAN = { email: 'physician@example.com', password: 'demo-password' };
+const FRAME_ACCEPT = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
+
+/** One DICOMweb server as the bench calls it. */
+interface Target {
+  name: string;
+  root: string;
+  headers: Record<string, string>;
+  /** Query string of a STOW-RS request. */
+  stowQuery: string;
+}
+
+export interface LatencyFigure {
+  p50: number;
+  p95: number;
+}
+
+export interface DicomFigures {
+  stowPerSecond: number;
+  studySearch: LatencyFigure;
+  instanceList: LatencyFigure;
+  seriesMetadata: LatencyFigure;
+  framesSequential: number;
+  framesParallel: number;
+  folder: FolderFigure;
+}
+
+/** Seconds from choosing the folder until the study is filed, and until its preview is served. */
+interface FolderFigure {
+  filed: number;
+  total: number;
+}
+
+function percentile(sorted: number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
+}
+
+async function request(target: Target, url: string, accept: string, init: RequestInit = {}) {
+  const response = await fetch(`${target.root}${url}`, {
+    ...init,
+    headers: { ...target.headers, accept, ...(init.headers as Record<string, string>) },
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) {
+    throw new Error(`${target.name} ${url}: ${response.status} ${body.toString().slice(0, 300)}`);
+  }
+  return body;
+}
+
+function multipartOf(files: Buffer[], boundary: string): Buffer {
+  const parts = files.flatMap((file) => [
+    Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`),
+    file,
+    Buffer.from('\r\n'),
+  ]);
+  return Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
+}
+
+/** STOW-RS of every file, STOW_BATCH per request and STOW_CONCURRENCY requests at a time: instances/s. */
+async function stowRate(target: Target, files: Buffer[]): Promise<number> {
+  const batches: Buffer[][] = [];
+  for (let start = 0; start < files.length; start += STOW_BATCH) {
+    batches.push(files.slice(start, start + STOW_BATCH));
+  }
+  const boundary = 'bench-stow-boundary-7d1f';
+  const bodies = batches.map((batch) => multipartOf(batch, boundary));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: STOW_CONCURRENCY }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next]!;
+        next += 1;
+        await request(target, `/studies${target.stowQuery}`, 'application/dicom+json', {
+          method: 'POST',
+          headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` },
+          body,
+        });
+      }
+    }),
+  );
+  return files.length / ((performance.now() - started) / 1000);
+}
+
+/** Sequential requests of one URL: p50 and p95 in milliseconds. */
+async function latency(target: Target, url: string, runs: number, accept: string): Promise<LatencyFigure> {
+  for (let run = 0; run < WARM_UP; run += 1) {
+    await request(target, url, accept);
+  }
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    await request(target, url, accept);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+}
+
+/** The first frame of every instance, `parallel` requests at a time: frames/s. */
+async function frameRate(target: Target, frameUrls: string[], parallel: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < frameUrls.length) {
+        const url = frameUrls[next]!;
+        next += 1;
+        await request(target, url, FRAME_ACCEPT);
+      }
+    }),
+  );
+  return frameUrls.length / ((performance.now() - started) / 1000);
+}
+
+type Dataset = Record<string, { Value?: unknown[] }>;
+
+async function searchAndRead(target: Target, phantom: CtPhantom) {
+  const series = `/studies/${phantom.studyUid}/series/${phantom.seriesUid}`;
+  const json = 'application/dicom+json';
+  const studySearch = await latency(
+    target,
+    `/studies?PatientName=${encodeURIComponent('Patient*')}&StudyDate=20260101-`,
+    SEARCH_RUNS,
+    json,
+  );
+  const instanceList = await latency(target, `${series}/instances`, LIST_RUNS, json);
+  const seriesMetadata = await latency(target, `${series}/metadata`, LIST_RUNS, json);
+  const instances = JSON.parse((await request(target, `${series}/instances`, json)).toString()) as Dataset[];
+  if (instances.length !== phantom.slices) {
+    throw new Error(`${target.name} lists ${instances.length} instances of ${phantom.slices}`);
+  }
+  const frameUrls = instances.map(
+    (instance) => `${series}/instances/${String(instance['00080018']!.Value![0])}/frames/1`,
+  );
+  return {
+    studySearch,
+    instanceList,
+    seriesMetadata,
+    framesSequential: await frameRate(target, frameUrls, 1),
+    framesParallel: await frameRate(target, frameUrls, FRAME_PARALLEL),
+  };
+}
+
+async function poll<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await read();
+    if (value !== undefined) {
+      return value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Ours: the physician chooses the folder on the Upload page and files it; the clock stops when the
+ * study's preview is served.
+ */
+async function ourFolderToPreview(physician: Api, patientUid: string, folder: string, study: string) {
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
+  try {
+    const context = await browser.newContext({ baseURL: physician.base });
+    // The session cookie lands in this context; the page's first refresh turns it into a token.
+    await context.request.post('/api/auth/signin', { data: DEMO_PHYSICIAN });
+    const page = await context.newPage();
+    await page.goto('/upload');
+    await page.getByLabel('Patient').selectOption({ label: DEMO_PATIENT_LABEL });
+    const started = performance.now();
+    await page.getByLabel('Choose a folder').setInputFiles(folder);
+    await page.getByRole('button', { name: 'Complete Upload' }).click();
+    await page.getByText(/^Filed 1 study with \d+ instances\.$/).waitFor({ timeout: 600_000 });
+    const filed = performance.now();
+    const preview = await poll('our preview', async () => {
+      const { images } = await physician.json<{ images: Image[] }>('GET', `/api/user/${patientUid}/images`);
+      const item = images.find((image) => image.study?.study_instance_uid === study);
+      return item?.thumbnail_url ? item.url : undefined;
+    });
+    const answer = await fetch(new URL(preview, physician.base), {
+      headers: { authorization: physician.authorization },
+    });
+    if (!answer.ok || !answer.headers.get('content-type')?.startsWith('image/')) {
+      throw new Error(`our preview: ${answer.status}`);
+    }
+    await answer.arrayBuffer();
+    const done = performance.now();
+    return { total: (done - started) / 1000, filed: (filed - started) / 1000 };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * Orthanc: the same files chosen on its Explorer's upload page (it takes files, not folders); the
+ * clock stops when the middle instance's preview is served.
+ */
+async function orthancFolderToPreview(orthanc: OrthancServer, files: string[], series: string) {
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${orthanc.base}/app/explorer.html#upload`);
+    const started = performance.now();
+    await page.locator('#fileupload').setInputFiles(files);
+    await page.locator('#upload-button').click();
+    await page.locator('#progress .label', { hasText: /^(Done|Failure)$/ }).waitFor({ timeout: 600_000 });
+    const filed = performance.now();
+    const found = (await (
+      await fetch(`${orthanc.base}/tools/lookup`, { method: 'POST', body: series })
+    ).json()) as {
+      ID: string;
+    }[];
+    const { Instances } = (await (await fetch(`${orthanc.base}/series/${found[0]!.ID}`)).json()) as {
+      Instances: string[];
+    };
+    if (Instances.length !== files.length) {
+      throw new Error(`Orthanc filed ${Instances.length} of ${files.length} files`);
+    }
+    const middle = Instances[Math.floor(Instances.length / 2)]!;
+    const answer = await fetch(`${orthanc.base}/instances/${middle}/preview`);
+    if (!answer.ok) {
+      throw new Error(`Orthanc's preview: ${answer.status}`);
+    }
+    await answer.arrayBuffer();
+    const done = performance.now();
+    return { total: (done - started) / 1000, filed: (filed - started) / 1000 };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function dicomFigures(
+  physician: Api,
+  patientUid: string,
+  workDir: string,
+): Promise<{ ours: DicomFigures; orthanc: DicomFigures }> {
+  const stowed = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
+  const chosen = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
+  const stowFiles = await writeCtPhantom(path.join(workDir, 'stow'), stowed);
+  const folder = path.join(workDir, 'folder');
+  const folderFiles = await writeCtPhantom(folder, chosen);
+  const files = await Promise.all(stowFiles.map((file) => fs.readFile(file)));
+
+  const orthanc = await startOrthanc();
+  try {
+    const ours: Target = {
+      name: 'ours',
+      root: `${physician.base}/dicomweb`,
+      headers: { authorization: physician.authorization },
+      stowQuery: `?patient=${patientUid}`,
+    };
+    const reference: Target = { name: 'Orthanc', root: orthanc.dicomweb, headers: {}, stowQuery: '' };
+    const figures = async (target: Target, folderToPreview: () => Promise<FolderFigure>) => ({
+      stowPerSecond: await stowRate(target, files),
+      ...(await searchAndRead(target, stowed)),
+      folder: await folderToPreview(),
+    });
+    return {
+      ours: await figures(ours, () => ourFolderToPreview(physician, patientUid, folder, chosen.studyUid)),
+      orthanc: await figures(reference, () => orthancFolderToPreview(orthanc, folderFiles, chosen.seriesUid)),
+    };
+  } finally {
+    await orthanc.stop();
+  }
+}
+
+export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc: DicomFigures }): void {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const latencyCells = (mine: LatencyFigure, theirs: LatencyFigure) =>
+    `${ms(mine.p50)} / ${ms(mine.p95)} | ${ms(theirs.p50)} / ${ms(theirs.p95)} | ${(theirs.p50 / mine.p50).toFixed(1)}×`;
+  const rateCells = (mine: number, theirs: number, unit: string) =>
+    `${mine.toFixed(0)} ${unit} | ${theirs.toFixed(0)} ${unit} | ${(mine / theirs).toFixed(1)}×`;
+  console.log(`\nDICOM beside Orthanc: ${SLICES}-slice 512×512 16-bit CT, same files, same run\n`);
+  console.log('| figure | ours | Orthanc | ours faster by |');
+  console.log('|---|---:|---:|---:|');
+  console.log(
+    `| STOW-RS, batches of ${STOW_BATCH}, ${STOW_CONCURRENCY} at a time | ${rateCells(ours.stowPerSecond, orthanc.stowPerSecond, 'instances/s')} |`,
+  );
+  console.log(
+    `| QIDO-RS study search (name wildcard, date range), p50 / p95 | ${latencyCells(ours.studySearch, orthanc.studySearch)} |`,
+  );
+  console.log(
+    `| QIDO-RS ${SLICES}-instance list, p50 / p95 | ${latencyCells(ours.instanceList, orthanc.instanceList)} |`,
+  );
+  console.log(
+    `| WADO-RS series metadata, ${SLICES} instances, p50 / p95 | ${latencyCells(ours.seriesMetadata, orthanc.seriesMetadata)} |`,
+  );
+  console.log(
+    `| WADO-RS frames, sequential | ${rateCells(ours.framesSequential, orthanc.framesSequential, 'frames/s')} |`,
+  );
+  console.log(
+    `| WADO-RS frames, ${FRAME_PARALLEL} in parallel | ${rateCells(ours.framesParallel, orthanc.framesParallel, 'frames/s')} |`,
+  );
+  const seconds = (mine: number, theirs: number) =>
+    `${mine.toFixed(1)} s | ${theirs.toFixed(1)} s | ${(theirs / mine).toFixed(1)}×`;
+  console.log(
+    `| ${SLICES} files chosen in Chromium → study filed | ${seconds(ours.folder.filed, orthanc.folder.filed)} |`,
+  );
+  console.log(
+    `| ${SLICES} files chosen in Chromium → study preview served | ${seconds(ours.folder.total, orthanc.folder.total)} |`,
+  );
+}
