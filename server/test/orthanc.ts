@@ -13,6 +13,8 @@ export interface OrthancServer {
   base: string;
   /** Its DICOMweb root, without a trailing slash. */
   dicomweb: string;
+  /** Its last output (errors and warnings): why a job failed, which its REST answer does not say. */
+  recentLog(): string;
   stop(): Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export async function startOrthanc(peers: Record<string, OrthancPeer> = {}): Pro
       () => false,
     );
     if (up) {
-      return { base, dicomweb: `${base}/dicom-web`, stop };
+      return { base, dicomweb: `${base}/dicom-web`, recentLog: () => errors, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
