@@ -9,6 +9,15 @@ import type { JobDefinition } from './job-queue.js';
 
 export const STUDY_PREVIEW_JOB = 'study-preview';
 
+/**
+ * A study sent in many small requests (STOW-RS batches) would be drawn once per request: at most
+ * one drawing per study starts in a two-second slot, and a request in a slot already taken queues
+ * one for the next slot, so the last drawing sees every instance.
+ */
+export function studyPreviewThrottle(itemId: string) {
+  return { singletonKey: itemId, singletonSeconds: 2, singletonNextSlot: true };
+}
+
 export interface StudyPreviewJobData {
   itemId: string;
 }

@@ -87,7 +87,7 @@ export async function storeInstances(
         index += 1;
         const file = path.join(workDir, `${index}.dcm`);
         await fs.writeFile(file, part.body);
-        const read = await readDicomFile(`part ${index}`, file);
+        const read = await readDicomFile(`part ${index}`, file, part.body);
         if (read && 'file' in read) {
           files.push(read.file);
         } else if (read) {

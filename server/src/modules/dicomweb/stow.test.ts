@@ -64,6 +64,24 @@ describe('STOW-RS', () => {
     expect(firstValue(found[0]!, '00201206')).toBe('1');
   });
 
+  it('draws a study sent in many requests a few times, not once per request', async () => {
+    const studyUid = newUid();
+    for (let instanceNumber = 1; instanceNumber <= 6; instanceNumber += 1) {
+      const part = await sampleCopy('MR_small.dcm', { ...JANE, studyUid, instanceNumber });
+      expect((await stow(people.physician.token, [part])).statusCode).toBe(200);
+    }
+    const { rows } = (await t.database.executeSql(
+      `select count(*)::int as drawings from pgboss.job
+       join studies on studies.item_id::text = job.data->>'itemId'
+       where job.name = 'study-preview' and studies.study_instance_uid = $1`,
+      [studyUid],
+    )) as { rows: { drawings: number }[] };
+    // One drawing in the first two-second slot, one queued for the next (a third if the requests span
+    // a slot's end); never one per request.
+    expect(rows[0]!.drawings).toBeGreaterThanOrEqual(1);
+    expect(rows[0]!.drawings).toBeLessThanOrEqual(3);
+  });
+
   it('files the instances under the patient, as upload-study does, and answers with what it stored', async () => {
     const studyUid = newUid();
     const files = [

@@ -4,7 +4,7 @@ import { STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
-import { hasDicomMarker } from '../uploads/dicom-upload.js';
+import { hasDicomMarker, startsAsDicom } from '../uploads/dicom-upload.js';
 
 /**
  * A fresh working folder beside the tus folder (the same disk, so files move into local storage
@@ -80,18 +80,20 @@ function hasValidUids(instance: DicomInstance): boolean {
 
 /**
  * Reads one file that may be DICOM: the instance, or why it cannot be filed; undefined for the
- * media index (DICOMDIR), which is not needed.
+ * media index (DICOMDIR), which is not needed. `bytes`, when the caller holds the file's bytes in
+ * memory already, spares reading them back.
  */
 export async function readDicomFile(
   name: string,
   file: string,
+  bytes?: Buffer,
 ): Promise<{ file: DicomFile } | { skipped: SkippedFile } | undefined> {
-  const { size } = await fs.stat(file);
-  if (!(await hasDicomMarker(file))) {
+  const size = bytes?.length ?? (await fs.stat(file)).size;
+  if (!(bytes ? startsAsDicom(bytes) : await hasDicomMarker(file))) {
     return { skipped: { name, reason: STUDY_MESSAGES.notDicom } };
   }
   try {
-    const instance = readDicomInstance(await readForParsing(file, size));
+    const instance = readDicomInstance(bytes ?? (await readForParsing(file, size)));
     if (instance.isDicomdir) {
       return undefined;
     }

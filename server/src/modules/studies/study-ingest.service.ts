@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { STUDY_PREVIEW_JOB } from '../../jobs/study-preview.job.js';
+import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
 import { canUploadFor } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
 import { checkRecommendation, recordNewItem } from '../images/images.service.js';
@@ -274,7 +274,7 @@ export async function fileOneStudy(
     }
   }
   // After the commit; the thumbnail sweep catches a study whose job was never queued.
-  await ctx.jobs.sendAfterCommit(STUDY_PREVIEW_JOB, { itemId }, { singletonKey: itemId });
+  await ctx.jobs.sendAfterCommit(STUDY_PREVIEW_JOB, { itemId }, studyPreviewThrottle(itemId));
   return {
     uid: itemId,
     study_instance_uid: group.studyInstanceUid,

@@ -23,10 +23,14 @@ async function readHead(file: string, length: number): Promise<Buffer> {
   }
 }
 
+/** Whether bytes start as a DICOM Part 10 file does. */
+export function startsAsDicom(bytes: Uint8Array): boolean {
+  return DICOM_MARKER.equals(bytes.subarray(DICOM_MARKER_OFFSET, DICOM_MARKER_OFFSET + DICOM_MARKER.length));
+}
+
 /** Whether a file starts as a DICOM Part 10 file does; its content is read only when it is filed. */
 export async function hasDicomMarker(file: string): Promise<boolean> {
-  const head = await readHead(file, DICOM_MARKER_OFFSET + DICOM_MARKER.length);
-  return head.subarray(DICOM_MARKER_OFFSET).equals(DICOM_MARKER);
+  return startsAsDicom(await readHead(file, DICOM_MARKER_OFFSET + DICOM_MARKER.length));
 }
 
 const CONTENT_TYPES: Record<DicomPurpose, string> = {
