@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import type { Storage } from '../storage/storage.js';
 import { DEFAULT_MAX_TOTAL_FRAME_BYTES, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
 
@@ -35,10 +34,11 @@ export async function readNativeFrames(
   const byNumber = new Map<number, Uint8Array>();
   for (const frame of wanted) {
     const start = offset + (frame - 1) * frameBytes;
-    byNumber.set(
-      frame,
-      await buffer(await storage.read(instance.storageKey, { start, end: start + frameBytes - 1 })),
-    );
+    const bytes = await storage.readBytes(instance.storageKey, { start, end: start + frameBytes - 1 });
+    if (bytes.length < frameBytes) {
+      throw new FrameNotFound(`Frame ${frame} is missing from the stored file.`);
+    }
+    byNumber.set(frame, bytes);
   }
   return frameNumbers.map((frame) => byNumber.get(frame)!);
 }

@@ -75,6 +75,17 @@ export class LocalDiskStorage implements Storage {
     return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 
+  async readBytes(key: string, range: ByteRange): Promise<Buffer> {
+    const handle = await fsp.open(this.pathOf(key), 'r');
+    try {
+      const bytes = Buffer.alloc(range.end - range.start + 1);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, range.start);
+      return bytes.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
   }

@@ -21,6 +21,8 @@ export interface Storage {
   putBuffer(key: string, data: Buffer): Promise<void>;
   stat(key: string): Promise<StoredObject | undefined>;
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /** The bytes of a range, in one buffer: for small reads a stream would cost more than the bytes. */
+  readBytes(key: string, range: ByteRange): Promise<Buffer>;
   delete(key: string): Promise<void>;
   /**
    * A URL the browser can load the file from directly, valid for a limited time. A patient's file
