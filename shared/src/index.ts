@@ -16,3 +16,4 @@ export * from './profiles.js';
 export * from './mfa.js';
 export * from './studies.js';
 export * from './dicomweb.js';
+export * from './in-parallel.js';

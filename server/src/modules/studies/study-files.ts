@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
+import { inParallel, STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
@@ -52,6 +52,8 @@ export interface UploadToRead {
   filename: string;
 }
 
+/** Files read at the same time when filing uploads. */
+export const FILES_READ_AT_ONCE = 8;
 /** Files up to this size are parsed whole; from larger ones only the head (all attributes before the pixels). */
 const WHOLE_FILE_BYTES = 64 * 1024 ** 2;
 const HEAD_BYTES = 16 * 1024 ** 2;
@@ -118,22 +120,13 @@ export async function readDicomUploads(
   tusDir: string,
   workDir: string,
 ): Promise<{ files: DicomFile[]; skipped: SkippedFile[] }> {
-  const files: DicomFile[] = [];
+  // Every file to read, in the order of the uploads and of each ZIP's entries.
+  const toRead: { name: string; path: string }[] = [];
   const skipped: SkippedFile[] = [];
-
-  async function readOne(name: string, file: string): Promise<void> {
-    const read = await readDicomFile(name, file);
-    if (read && 'file' in read) {
-      files.push(read.file);
-    } else if (read) {
-      skipped.push(read.skipped);
-    }
-  }
-
   for (const upload of uploads) {
     const uploaded = path.join(tusDir, upload.id);
     if (upload.purpose === 'dicom') {
-      await readOne(upload.filename, uploaded);
+      toRead.push({ name: upload.filename, path: uploaded });
       continue;
     }
     try {
@@ -142,13 +135,26 @@ export async function readDicomUploads(
         skipped.push({ name: `${upload.filename}/${entry.name}`, reason: entry.reason });
       }
       for (const entry of extracted.files) {
-        await readOne(`${upload.filename}/${entry.name}`, entry.path);
+        toRead.push({ name: `${upload.filename}/${entry.name}`, path: entry.path });
       }
     } catch (err) {
       if (!(err instanceof ZipRefused)) {
         throw err;
       }
       skipped.push({ name: upload.filename, reason: err.message });
+    }
+  }
+  // A few at a time: reading waits on the disk far more than parsing uses the processor.
+  const reads = new Array<Awaited<ReturnType<typeof readDicomFile>>>(toRead.length);
+  await inParallel([...toRead.keys()], FILES_READ_AT_ONCE, async (index) => {
+    reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path);
+  });
+  const files: DicomFile[] = [];
+  for (const read of reads) {
+    if (read && 'file' in read) {
+      files.push(read.file);
+    } else if (read) {
+      skipped.push(read.skipped);
     }
   }
   return { files, skipped };

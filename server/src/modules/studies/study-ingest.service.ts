@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { z } from 'zod';
 import {
+  inParallel,
   STUDY_MESSAGES,
   type SkippedFile,
   type UploadStudyResponse,
@@ -22,7 +23,7 @@ import {
   uploadIdOf,
 } from '../uploads/uploads.service.js';
 import { namesAnotherPatient } from './patient-match.js';
-import { makeWorkDir, readDicomUploads, type DicomFile } from './study-files.js';
+import { FILES_READ_AT_ONCE, makeWorkDir, readDicomUploads, type DicomFile } from './study-files.js';
 import * as repo from './studies.repository.js';
 
 type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;
@@ -184,11 +185,18 @@ export async function fileOneStudy(
   // request's files have keys of their own, so no request's clean-up removes another's file.
   const attempt = crypto.randomBytes(4).toString('hex');
   const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.${attempt}.dcm`;
-  for (const file of fresh) {
-    await ctx.storage.putFile(keyOf(file), file.path, { move: true });
-  }
   let filedNow: DicomFile[] = [];
   try {
+    // Every move ends before a failed one is reported, so the clean-up below finds them all.
+    let failedMove: Error | undefined;
+    await inParallel(fresh, FILES_READ_AT_ONCE, (file) =>
+      ctx.storage.putFile(keyOf(file), file.path, { move: true }).catch((err: unknown) => {
+        failedMove ??= err instanceof Error ? err : new Error(String(err));
+      }),
+    );
+    if (failedMove) {
+      throw failedMove;
+    }
     await ctx.db.transaction(async (tx) => {
       await repo.lockStudyUid(tx, group.studyInstanceUid);
       // Another request may have filed the study since the first look.

@@ -1,4 +1,4 @@
-import { inParallel } from './in-parallel';
+import { inParallel } from '@ra/shared';
 
 /**
  * What a chosen file is, told from its first bytes rather than its name or type: files from a
