@@ -1,7 +1,6 @@
-import type { UploadPurpose } from '@ra/shared';
+import { inParallel, type UploadPurpose } from '@ra/shared';
 import { batchProgress, type BatchProgress } from './batch-progress';
 import { fileKey, type FinishedUploads } from './finished-uploads';
-import { inParallel } from './in-parallel';
 import type { UploadSnapshot, UploadTask, UploadTaskState } from './upload-task';
 
 /** One file of a batch, with its path in the chosen folder and how the server is to read it. */
@@ -50,6 +49,8 @@ interface Entry {
 }
 
 export const FILES_AT_ONCE = 3;
+/** A DICOM slice (a few hundred KiB) goes in one request; larger files continue resumably. */
+export const BATCH_FIRST_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * Many files uploaded as one: a few at a time, one overall progress, and pause, resume and cancel

@@ -43,8 +43,9 @@ export function useStudyUpload(owner: string, onFiled: () => void) {
       batch.forgetFinished();
       setPending(null);
       upload.reset();
-      await queryClient.invalidateQueries({ queryKey: ['patients'] });
-      await queryClient.invalidateQueries({ queryKey: ['images', body.patient] });
+      // The lists refresh in the background; what was filed is shown at once.
+      void queryClient.invalidateQueries({ queryKey: ['patients'] });
+      void queryClient.invalidateQueries({ queryKey: ['images', body.patient] });
       setStep({ name: 'filed', result });
       onFiled();
     } catch (err) {
