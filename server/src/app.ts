@@ -31,6 +31,7 @@ import { OneLinePerRequest } from './plugins/request-log.js';
 import { registerCompression } from './plugins/compression.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { SigningKeys } from './modules/identity/signing-keys.js';
+import { refileLegacyIncoming } from './modules/incoming/incoming.service.js';
 import { createReadAuditWriter } from './modules/audit/audit.service.js';
 import { registerRoutes } from './routes.js';
 import { findExposedDemoAccounts } from './seed/demo-exposure.js';
@@ -170,6 +171,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       isWorking: options.isWorkingJobs,
     },
   );
+
+  // Once, after the upgrade to migration 0010: studies received before then join the archive.
+  await refileLegacyIncoming(ctx);
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);

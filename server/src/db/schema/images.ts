@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   index,
   integer,
   pgEnum,
@@ -42,9 +44,10 @@ export const images = pgTable(
   'images',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null only for a study received without a patient, waiting in its receiver's Incoming list. */
+    patientId: uuid('patient_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The physician whose Incoming list holds the study until they file it under a patient. */
+    receiverId: uuid('receiver_id').references(() => users.id, { onDelete: 'cascade' }),
     uploaderId: uuid('uploader_id')
       .notNull()
       .references(() => users.id),
@@ -61,6 +64,13 @@ export const images = pgTable(
   },
   (table) => [
     index('images_patient_created_idx').on(table.patientId, table.createdAt.desc(), table.id.desc()),
+    index('images_received_idx')
+      .on(table.receiverId, table.createdAt.desc())
+      .where(sql`${table.patientId} is null`),
+    check(
+      'images_patient_or_receiver',
+      sql`${table.patientId} is not null or (${table.receiverId} is not null and ${table.kind} = 'study')`,
+    ),
   ],
 );
 

@@ -2,8 +2,9 @@ import { bigint, date, index, pgTable, text, timestamp, uniqueIndex, uuid } from
 import { users } from './users.js';
 
 /**
- * A study a DICOMweb client stored (STOW-RS) without naming a patient: it waits, outside the
- * archive and visible to its receiver alone, until the receiver files it under a patient.
+ * Legacy: studies received without a patient before migration 0010, when they waited outside the
+ * archive. They are now archive items without a patient (images.receiver_id); the server files
+ * what is left here that way once at start (incoming.service.ts refileLegacyIncoming).
  */
 export const incomingStudies = pgTable(
   'incoming_studies',

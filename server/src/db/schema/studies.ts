@@ -36,6 +36,8 @@ export const studies = pgTable('studies', {
   modalities: text('modalities').array().notNull().default([]),
   seriesCount: integer('series_count').notNull().default(0),
   instanceCount: integer('instance_count').notNull().default(0),
+  /** Who sent a study received without a patient (the STOW-RS client's User-Agent), for the Incoming list. */
+  receivedFrom: text('received_from').notNull().default(''),
   /** Why the study has no preview, when it has none (for example only structured reports). */
   previewNote: text('preview_note'),
 });

@@ -74,6 +74,14 @@ export function itemReadFilter(user: Viewer): SQL {
   return repo.itemReadableBy(user);
 }
 
+/**
+ * Condition on archive-item rows for DICOMweb: the items the user may read, and a physician's
+ * studies waiting in their Incoming list (received without a patient), which nothing else lists.
+ */
+export function dicomReadFilter(user: Viewer): SQL {
+  return repo.itemOrReceivedReadableBy(user);
+}
+
 /** Condition on a column of patient ids for list queries: the patients the user may read. */
 export function patientReadFilter(user: Viewer, patientId: SQLWrapper): SQL {
   return repo.patientReadableBy(user, patientId);

@@ -74,6 +74,15 @@ export function itemReadableBy(viewer: Viewer): SQL {
   }
 }
 
+/** itemReadableBy, and a physician's own studies received without a patient (api-contract §10.3). */
+export function itemOrReceivedReadableBy(viewer: Viewer): SQL {
+  const readable = itemReadableBy(viewer);
+  if (!viewer.emailVerified || viewer.role !== 'PHYSICIAN') {
+    return readable;
+  }
+  return sql`(${readable} or (${images.patientId} is null and ${images.receiverId} = ${viewer.id}))`;
+}
+
 /** Of `itemIds` (valid UUIDs), those the viewer may read. */
 export async function readableItemIds(
   db: Queryable,

@@ -2,7 +2,7 @@ import type { DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { itemReadFilter } from '../access/access.policy.js';
+import { dicomReadFilter } from '../access/access.policy.js';
 import { auditReads, type AuditEntry } from '../audit/audit.service.js';
 import {
   instanceAttributes,
@@ -60,18 +60,36 @@ export function urlOf(ctx: AppContext, path: DicomPath): string {
 }
 
 /** A search reads the lists of the patients whose studies it returns (access history: "list"). */
-async function auditSearch(ctx: AppContext, user: AuthUser, rows: { patientId: string }[], ip: string) {
-  const patients = [...new Set(rows.map((row) => row.patientId))];
+async function auditSearch(
+  ctx: AppContext,
+  user: AuthUser,
+  rows: { itemId: string; patientId: string | null }[],
+  ip: string,
+) {
+  // A study waiting in the caller's Incoming list belongs to no patient yet: its read is the item's.
+  const patients = [...new Set(rows.flatMap((row) => (row.patientId ? [row.patientId] : [])))];
+  const received = [...new Set(rows.flatMap((row) => (row.patientId ? [] : [row.itemId])))];
   await auditReads(
     ctx,
-    patients.map((patientId): AuditEntry => ({
-      actorId: user.id,
-      patientId,
-      action: 'read',
-      recordType: 'image-list',
-      recordId: patientId,
-      ip,
-    })),
+    patients
+      .map((patientId): AuditEntry => ({
+        actorId: user.id,
+        patientId,
+        action: 'read',
+        recordType: 'image-list',
+        recordId: patientId,
+        ip,
+      }))
+      .concat(
+        received.map((itemId): AuditEntry => ({
+          actorId: user.id,
+          patientId: null,
+          action: 'read',
+          recordType: 'image',
+          recordId: itemId,
+          ip,
+        })),
+      ),
   );
 }
 
@@ -85,9 +103,9 @@ export async function search(
   ip: string,
 ): Promise<SearchAnswer> {
   const query = readQuery(queryString, level, path);
-  const readable = itemReadFilter(user);
+  const readable = dicomReadFilter(user);
   let datasets: DicomJsonDataset[];
-  let rows: { patientId: string }[];
+  let rows: { itemId: string; patientId: string | null }[];
   if (level === 'study') {
     const found = await repo.searchStudies(ctx.db, readable, query);
     const extra = await includedFor(
@@ -168,7 +186,7 @@ export async function instancesAt(
 ): Promise<repo.InstanceRow[]> {
   const query = readQuery({}, 'instance', path);
   query.limit = Number.MAX_SAFE_INTEGER;
-  const rows = await repo.searchInstances(ctx.db, itemReadFilter(user), query);
+  const rows = await repo.searchInstances(ctx.db, dicomReadFilter(user), query);
   if (rows.length === 0) {
     throw new AppError('NOT_FOUND');
   }

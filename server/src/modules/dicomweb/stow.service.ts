@@ -11,9 +11,8 @@ import {
   fileOneStudy,
   groupByStudy,
   guardPatient,
-  type FilingTarget,
+  receivingTarget,
 } from '../studies/study-ingest.service.js';
-import { receiveStudies } from '../incoming/incoming.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
 
 /** A STOW-RS request's bounds: a part is held in memory while it is written to disk. */
@@ -102,34 +101,31 @@ export async function storeInstances(
     }
     const groups = groupByStudy(files);
     if (request.patient) {
-      const target: FilingTarget = {
-        patient: request.patient,
-        notes: '',
-        confirm_patient_mismatch: request.confirm,
-      };
+      const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
       await guardPatient(ctx, target, groups);
       for (const group of groups) {
         await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
       }
     } else {
-      await receiveStudies(ctx, user, files, request.source);
+      for (const group of groups) {
+        const source = request.source.slice(0, 200);
+        const target = await receivingTarget(ctx, user, group.studyInstanceUid, source);
+        await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+      }
     }
 
     // Instances the archive already held count as stored: they are there to be retrieved.
     const referenced = files.map(({ instance }) => ({
       '00081150': { vr: 'UI', Value: [instance.sopClassUid] },
       '00081155': { vr: 'UI', Value: [instance.sopInstanceUid] },
-      // Waiting in Incoming, an instance cannot be retrieved yet.
-      ...(request.patient && {
-        '00081190': {
-          vr: 'UR',
-          Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
-        },
-      }),
+      '00081190': {
+        vr: 'UR',
+        Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
+      },
     }));
     const failures = failed.map(() => ({ '00081197': { vr: 'US', Value: [CANNOT_UNDERSTAND] } }));
     const body: DicomJsonDataset = {};
-    if (groups.length === 1 && request.patient) {
+    if (groups.length === 1) {
       body['00081190'] = { vr: 'UR', Value: [urlOf(groups[0]!.studyInstanceUid)] };
     }
     if (failures.length > 0) {

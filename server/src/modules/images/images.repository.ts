@@ -12,7 +12,8 @@ const recommended = alias(users, 'recommended');
 const IMAGE_COLUMNS = {
   id: images.id,
   kind: images.kind,
-  patientId: images.patientId,
+  // The patient joined (inner join): an item waiting in an Incoming list has none and is never listed here.
+  patientId: patient.id,
   storageKey: images.storageKey,
   thumbnailKey: images.thumbnailKey,
   contentType: images.contentType,
@@ -113,7 +114,8 @@ export function selectImageCounts(db: Queryable, patientIds: string[], readable:
 
 export async function countImagesOfPatients(db: Queryable, patientIds: string[], readable: SQL) {
   const rows = await selectImageCounts(db, patientIds, readable);
-  return new Map(rows.map((row) => [row.patientId, row.total]));
+  // Grouped by patient among `patientIds`: never an item without one.
+  return new Map(rows.map((row) => [row.patientId!, row.total]));
 }
 
 /** Notes of the images with their authors: physicians first, then radiologists by time. */

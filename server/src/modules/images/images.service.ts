@@ -130,13 +130,41 @@ export async function checkRecommendation(ctx: AppContext, recommendationId: str
  * Writes a new archive item, image or study, with what every new item brings: the uploader's
  * note, the patient's notification, the reminder to add notes, and the audit row.
  */
+/** Who adds an item: its uploader's id, and their role for the note's author. */
+export type Uploader = Pick<AuthUser, 'id' | 'role'>;
+
 export async function recordNewItem(
   tx: Queryable,
-  user: AuthUser,
-  item: Omit<typeof images.$inferInsert, 'uploaderId'> & { id: string; patientId: string },
+  user: Uploader,
+  item: Omit<typeof images.$inferInsert, 'uploaderId'> & { id: string; patientId: string | null },
   note: { notes: string; recommendationId: string | null; ip: string },
 ): Promise<void> {
   await repo.insertImage(tx, { ...item, uploaderId: user.id });
+  if (item.patientId) {
+    await announceNewItem(tx, user, { id: item.id, patientId: item.patientId }, note);
+  } else {
+    // A study received without a patient: nobody is told until it is filed under one.
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: null,
+      action: 'create',
+      recordType: 'image',
+      recordId: item.id,
+      ip: note.ip,
+    });
+  }
+}
+
+/**
+ * What filing an item under a patient does besides storing it: the uploader's note, the patient's
+ * notification, the uploader's reminder to write a note, and the audit row.
+ */
+export async function announceNewItem(
+  tx: Queryable,
+  user: Uploader,
+  item: { id: string; patientId: string },
+  note: { notes: string; recommendationId: string | null; ip: string },
+): Promise<void> {
   if (note.notes || note.recommendationId) {
     await repo.upsertNote(tx, {
       imageId: item.id,

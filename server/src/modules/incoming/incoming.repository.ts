@@ -1,82 +1,95 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { incomingInstances, incomingStudies } from '../../db/schema/index.js';
+import { images, incomingInstances, incomingStudies, studies } from '../../db/schema/index.js';
 
-/** The receiver's waiting study of that Study Instance UID, made when it is the first of its files. */
-export async function findOrCreateStudy(
-  db: Queryable,
-  study: typeof incomingStudies.$inferInsert & { receiverId: string; studyInstanceUid: string },
-): Promise<string> {
-  await db.insert(incomingStudies).values(study).onConflictDoNothing();
-  const [row] = await db
-    .select({ id: incomingStudies.id })
-    .from(incomingStudies)
-    .where(
-      and(
-        eq(incomingStudies.receiverId, study.receiverId),
-        eq(incomingStudies.studyInstanceUid, study.studyInstanceUid),
-      ),
-    );
-  return row!.id;
+/** A study waiting in an Incoming list: an archive item with a receiver and no patient yet. */
+function isReceivedBy(receiverId: string) {
+  return and(isNull(images.patientId), eq(images.receiverId, receiverId));
 }
 
-/** Records received files; one already received is skipped. Returns the SOP Instance UIDs recorded. */
-export async function insertInstances(
-  db: Queryable,
-  instances: (typeof incomingInstances.$inferInsert)[],
-): Promise<Set<string>> {
-  if (instances.length === 0) {
-    return new Set();
-  }
-  const rows = await db
-    .insert(incomingInstances)
-    .values(instances)
-    .onConflictDoNothing()
-    .returning({ sop: incomingInstances.sopInstanceUid });
-  return new Set(rows.map((row) => row.sop));
-}
+const RECEIVED_COLUMNS = {
+  id: images.id,
+  receivedAt: images.createdAt,
+  studyInstanceUid: studies.studyInstanceUid,
+  studyDate: studies.studyDate,
+  studyDescription: studies.studyDescription,
+  modalities: studies.modalities,
+  seriesCount: studies.seriesCount,
+  instanceCount: studies.instanceCount,
+  patientNameInFile: studies.patientNameInFile,
+  patientBirthDateInFile: studies.patientBirthDateInFile,
+  receivedFrom: studies.receivedFrom,
+};
 
-/** The receiver's waiting studies, newest first, with their series, instance and modality counts. */
-export function listStudies(db: Queryable, receiverId: string) {
+/** The receiver's waiting studies, newest first. */
+export function listReceived(db: Queryable, receiverId: string) {
   return db
+    .select(RECEIVED_COLUMNS)
+    .from(images)
+    .innerJoin(studies, eq(studies.itemId, images.id))
+    .where(isReceivedBy(receiverId))
+    .orderBy(desc(images.createdAt), desc(images.id));
+}
+
+/** A study waiting in this receiver's list; undefined when it is not theirs or no longer waiting. */
+export async function findReceived(db: Queryable, receiverId: string, id: string) {
+  const [row] = await db
+    .select(RECEIVED_COLUMNS)
+    .from(images)
+    .innerJoin(studies, eq(studies.itemId, images.id))
+    .where(and(eq(images.id, id), isReceivedBy(receiverId)));
+  return row;
+}
+
+/** Files a waiting study under a patient; false when it was no longer waiting. */
+export async function fileReceived(db: Queryable, receiverId: string, id: string, patientId: string) {
+  const rows = await db
+    .update(images)
+    .set({ patientId, receiverId: null })
+    .where(and(eq(images.id, id), isReceivedBy(receiverId)))
+    .returning({ id: images.id });
+  return rows.length > 0;
+}
+
+/**
+ * Studies received before Incoming studies became archive items (migration 0010), with their
+ * stored files, to be filed again the new way once.
+ */
+export async function listLegacyReceived(db: Queryable) {
+  const rows = await db
     .select({
       id: incomingStudies.id,
-      studyInstanceUid: incomingStudies.studyInstanceUid,
-      studyDate: incomingStudies.studyDate,
-      studyDescription: incomingStudies.studyDescription,
-      patientNameInFile: incomingStudies.patientNameInFile,
-      patientBirthDateInFile: incomingStudies.patientBirthDateInFile,
+      receiverId: incomingStudies.receiverId,
       source: incomingStudies.source,
-      receivedAt: incomingStudies.receivedAt,
-      // Qualified by hand: drizzle leaves column names bare in a one-table query, which a subquery
-      // would read as its own table's.
-      seriesCount: sql<number>`(select count(distinct i.series_instance_uid)::int from incoming_instances i where i.incoming_id = incoming_studies.id)`,
-      instanceCount: sql<number>`(select count(*)::int from incoming_instances i where i.incoming_id = incoming_studies.id)`,
-      modalities: sql<
-        string[]
-      >`coalesce((select array_agg(distinct i.modality order by i.modality) from incoming_instances i where i.incoming_id = incoming_studies.id and i.modality <> ''), '{}')`,
+      sopInstanceUid: incomingInstances.sopInstanceUid,
+      storageKey: incomingInstances.storageKey,
     })
     .from(incomingStudies)
-    .where(eq(incomingStudies.receiverId, receiverId))
-    .orderBy(desc(incomingStudies.receivedAt), desc(incomingStudies.id));
-}
-
-/** A waiting study of this receiver, with its files; undefined when it is not theirs or gone. */
-export async function findStudyOf(db: Queryable, receiverId: string, id: string) {
-  const [study] = await db
-    .select({ id: incomingStudies.id })
-    .from(incomingStudies)
-    .where(and(eq(incomingStudies.id, id), eq(incomingStudies.receiverId, receiverId)));
-  if (!study) {
-    return undefined;
+    .leftJoin(incomingInstances, eq(incomingInstances.incomingId, incomingStudies.id));
+  const byStudy = new Map<
+    string,
+    {
+      id: string;
+      receiverId: string;
+      source: string;
+      files: { sopInstanceUid: string; storageKey: string }[];
+    }
+  >();
+  for (const row of rows) {
+    const study = byStudy.get(row.id) ?? {
+      id: row.id,
+      receiverId: row.receiverId,
+      source: row.source,
+      files: [],
+    };
+    if (row.sopInstanceUid && row.storageKey) {
+      study.files.push({ sopInstanceUid: row.sopInstanceUid, storageKey: row.storageKey });
+    }
+    byStudy.set(row.id, study);
   }
-  const files = await db
-    .select({ sopInstanceUid: incomingInstances.sopInstanceUid, storageKey: incomingInstances.storageKey })
-    .from(incomingInstances)
-    .where(eq(incomingInstances.incomingId, id));
-  return { id: study.id, files };
+  return [...byStudy.values()];
 }
 
-export async function deleteStudy(db: Queryable, id: string) {
+export async function deleteLegacyReceived(db: Queryable, id: string) {
   await db.delete(incomingStudies).where(eq(incomingStudies.id, id));
 }

@@ -1,57 +1,25 @@
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createWriteStream } from 'node:fs';
 import type { z } from 'zod';
 import type { AssignIncomingResponse, IncomingList, assignIncomingBodySchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
+import { announceNewItem } from '../images/images.service.js';
 import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
-import { fileOneStudy, groupByStudy, guardPatient } from '../studies/study-ingest.service.js';
+import { fileOneStudy, groupByStudy, guardNames } from '../studies/study-ingest.service.js';
 import * as repo from './incoming.repository.js';
 
 /**
- * Keeps studies received without a patient in the receiver's Incoming list (api-contract §10.3):
- * the files byte for byte under incoming/<id>/, a file received twice once.
+ * The studies waiting in the physician's Incoming list (api-contract §10.3): received by STOW-RS
+ * without a patient, they are archive items of no patient yet, readable by their receiver over
+ * DICOMweb and listed nowhere else.
  */
-export async function receiveStudies(
-  ctx: AppContext,
-  user: AuthUser,
-  files: DicomFile[],
-  source: string,
-): Promise<void> {
-  for (const group of groupByStudy(files)) {
-    const first = group.files[0]!.instance;
-    const id = await repo.findOrCreateStudy(ctx.db, {
-      receiverId: user.id,
-      studyInstanceUid: group.studyInstanceUid,
-      studyDate: first.studyDate,
-      studyDescription: first.studyDescription,
-      patientNameInFile: first.patientName,
-      patientBirthDateInFile: first.patientBirthDate,
-      source: source.slice(0, 200),
-    });
-    const rows = [];
-    for (const file of group.files) {
-      const storageKey = `incoming/${id}/${file.instance.sopInstanceUid}.dcm`;
-      await ctx.storage.putFile(storageKey, file.path, { move: true });
-      rows.push({
-        incomingId: id,
-        sopInstanceUid: file.instance.sopInstanceUid,
-        seriesInstanceUid: file.instance.seriesInstanceUid,
-        modality: file.instance.modality,
-        storageKey,
-        size: file.size,
-      });
-    }
-    await repo.insertInstances(ctx.db, rows);
-  }
-}
-
 export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<IncomingList> {
-  const rows = await repo.listStudies(ctx.db, user.id);
+  const rows = await repo.listReceived(ctx.db, user.id);
   return {
     studies: rows.map((row) => ({
       uid: row.id,
@@ -66,14 +34,14 @@ export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<Inc
         patient_birth_date_in_file: row.patientBirthDateInFile,
       },
       received_at: row.receivedAt.toISOString(),
-      source: row.source,
+      source: row.receivedFrom,
     })),
   };
 }
 
 /**
- * Files a waiting study under one of the receiver's patients, through the same filing as
- * upload-study (the wrong-patient guard included); the Incoming entry then goes.
+ * Files a waiting study under one of the receiver's patients, with the wrong-patient guard: the
+ * item gains its patient, who is told as for any new item; its files stay where they are.
  */
 export async function assignIncoming(
   ctx: AppContext,
@@ -82,38 +50,66 @@ export async function assignIncoming(
   body: z.output<typeof assignIncomingBodySchema>,
   ip: string,
 ): Promise<AssignIncomingResponse> {
-  const waiting = await repo.findStudyOf(ctx.db, user.id, id);
+  const waiting = await repo.findReceived(ctx.db, user.id, id);
   if (!waiting || !(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
-  const workDir = await makeWorkDir(ctx.tusDir, 'incoming-');
-  try {
-    const files: DicomFile[] = [];
-    for (const stored of waiting.files) {
-      const file = path.join(workDir, `${stored.sopInstanceUid}.dcm`);
-      await pipeline(await ctx.storage.read(stored.storageKey), createWriteStream(file));
-      const read = await readDicomFile(stored.sopInstanceUid, file);
-      if (read && 'file' in read) {
-        files.push(read.file);
-      }
-    }
-    const [group] = groupByStudy(files);
-    if (!group) {
+  await guardNames(ctx, body, [
+    { name: waiting.patientNameInFile, birthDate: waiting.patientBirthDateInFile },
+  ]);
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.fileReceived(tx, user.id, id, body.patient))) {
+      // Filed by another request meanwhile.
       throw new AppError('NOT_FOUND');
     }
-    const target = {
-      patient: body.patient,
-      notes: '',
-      confirm_patient_mismatch: body.confirm_patient_mismatch,
-    };
-    await guardPatient(ctx, target, [group]);
-    const item = await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip });
-    await repo.deleteStudy(ctx.db, waiting.id);
-    for (const stored of waiting.files) {
-      await ctx.storage.delete(stored.storageKey);
+    await announceNewItem(
+      tx,
+      user,
+      { id, patientId: body.patient },
+      { notes: '', recommendationId: null, ip },
+    );
+  });
+  return { success: true, item_uid: id };
+}
+
+/**
+ * Files the studies received before migration 0010 (kept then outside the archive) as waiting
+ * archive items of their receivers, once; a study that cannot be filed so stays and is logged.
+ */
+export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
+  for (const legacy of await repo.listLegacyReceived(ctx.db)) {
+    const workDir = await makeWorkDir(ctx.tusDir, 'legacy-incoming-');
+    try {
+      const files: DicomFile[] = [];
+      for (const stored of legacy.files) {
+        const file = path.join(workDir, `${stored.sopInstanceUid}.dcm`);
+        await pipeline(await ctx.storage.read(stored.storageKey), createWriteStream(file));
+        const read = await readDicomFile(stored.sopInstanceUid, file);
+        if (read && 'file' in read) {
+          files.push(read.file);
+        }
+      }
+      const receiver = { id: legacy.receiverId, role: 'PHYSICIAN' as const };
+      const target = {
+        patient: null,
+        notes: '',
+        confirm_patient_mismatch: true,
+        receivedFrom: legacy.source,
+      };
+      for (const group of groupByStudy(files)) {
+        await fileOneStudy(ctx, receiver, target, group, { recommendationId: null, ip: '' });
+      }
+      await repo.deleteLegacyReceived(ctx.db, legacy.id);
+      for (const stored of legacy.files) {
+        await ctx.storage.delete(stored.storageKey);
+      }
+    } catch (err) {
+      ctx.log.warn(
+        { err, incoming: legacy.id },
+        'a study received before migration 0010 could not be filed again',
+      );
+    } finally {
+      await fs.rm(workDir, { recursive: true, force: true });
     }
-    return { success: true, item_uid: item.uid };
-  } finally {
-    await fs.rm(workDir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assignIncomingResponseSchema,
+  dicomJsonDatasetSchema,
+  dicomJsonListSchema,
+  firstValue,
   imagePageSchema,
   incomingListSchema,
   patientMismatchSchema,
@@ -15,7 +18,9 @@ import {
 } from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { stow } from '../../../test/stow.js';
+import { incomingInstances, incomingStudies } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
+import { refileLegacyIncoming } from './incoming.service.js';
 
 let t: TestApp;
 const people = {} as Record<
@@ -119,6 +124,105 @@ describe('the Incoming list (api-contract §10.3)', () => {
     ]);
     expect(incomingListSchema.parse((await incomingOf(people.physician.token)).json()).studies).toEqual([]);
     expect((await assign(people.physician.token, uid, { patient: people.patient.id })).statusCode).toBe(404);
+  });
+
+  it('shows a waiting study over DICOMweb to its receiver alone, then to the patient it is filed under', async () => {
+    const studyUid = newUid();
+    const file = await sampleCopy('MR_small.dcm', {
+      studyUid,
+      patientName: 'Doe^Jane',
+      birthDate: '19800402',
+    });
+    const stored = await stow(t.app, people.physician.token, [file], '');
+    expect(stored.statusCode).toBe(200);
+    // Its receiver can retrieve what was stored, so the answer says where.
+    const retrieveUrl = firstValue(dicomJsonDatasetSchema.parse(stored.json()), '00081190');
+    expect(retrieveUrl).toMatch(new RegExp(`/dicomweb/studies/${studyUid}$`));
+
+    const qido = (token: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+        headers: bearer(token),
+      });
+    const metadata = (token: string) =>
+      t.app.inject({ method: 'GET', url: `/dicomweb/studies/${studyUid}/metadata`, headers: bearer(token) });
+    const found = dicomJsonListSchema.parse((await qido(people.physician.token)).json());
+    expect(found.map((study) => firstValue(study, '0020000D'))).toEqual([studyUid]);
+    const [instance] = dicomJsonListSchema.parse((await metadata(people.physician.token)).json());
+    expect(firstValue(instance!, '00100010')).toBe('Doe^Jane');
+    for (const stranger of [people.otherPhysician, people.patient, people.otherPatient]) {
+      expect(dicomJsonListSchema.parse((await qido(stranger.token)).json())).toEqual([]);
+      expect((await metadata(stranger.token)).statusCode).toBe(404);
+    }
+
+    const [waiting] = incomingListSchema.parse((await incomingOf(people.physician.token)).json()).studies;
+    expect(
+      (await assign(people.physician.token, waiting!.uid, { patient: people.patient.id })).statusCode,
+    ).toBe(200);
+    expect(dicomJsonListSchema.parse((await qido(people.patient.token)).json())).toHaveLength(1);
+    expect(dicomJsonListSchema.parse((await qido(people.physician.token)).json())).toHaveLength(1);
+    expect(dicomJsonListSchema.parse((await qido(people.otherPhysician.token)).json())).toEqual([]);
+  });
+
+  it('adds files of a study filed under one of the physician’s patients to it; refuses another physician’s study', async () => {
+    const studyUid = newUid();
+    const jane = { studyUid, patientName: 'Doe^Jane', birthDate: '19800402' };
+    const first = await sampleCopy('MR_small.dcm', jane);
+    expect(
+      (await stow(t.app, people.physician.token, [first], `?patient=${people.patient.id}`)).statusCode,
+    ).toBe(200);
+    const more = await sampleCopy('MR_small.dcm', jane);
+    expect((await stow(t.app, people.physician.token, [more], '')).statusCode).toBe(200);
+    expect(incomingListSchema.parse((await incomingOf(people.physician.token)).json()).studies).toEqual([]);
+    const studies = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+      headers: bearer(people.patient.token),
+    });
+    expect(firstValue(dicomJsonListSchema.parse(studies.json())[0]!, '00201208')).toBe('2');
+
+    // Another physician may neither add to it nor keep a copy of it waiting.
+    const other = await sampleCopy('MR_small.dcm', { studyUid });
+    expect((await stow(t.app, people.otherPhysician.token, [other], '')).statusCode).toBe(409);
+    expect(incomingListSchema.parse((await incomingOf(people.otherPhysician.token)).json()).studies).toEqual(
+      [],
+    );
+  });
+
+  it('files studies received before Incoming studies were archive items, once, at start', async () => {
+    const db = t.database.db;
+    const studyUid = newUid();
+    const file = await sampleCopy('CT_small.dcm', { studyUid, patientName: 'Roe^Richard' });
+    const [legacy] = await db
+      .insert(incomingStudies)
+      .values({ receiverId: people.otherPhysician.id, studyInstanceUid: studyUid, source: 'Old PACS' })
+      .returning();
+    const storageKey = `incoming/${legacy!.id}/1.dcm`;
+    await t.app.ctx.storage.putBuffer(storageKey, file);
+    await db.insert(incomingInstances).values({
+      incomingId: legacy!.id,
+      sopInstanceUid: newUid(),
+      seriesInstanceUid: newUid(),
+      storageKey,
+      size: file.length,
+    });
+
+    await refileLegacyIncoming(t.app.ctx);
+    const [waiting] = incomingListSchema.parse(
+      (await incomingOf(people.otherPhysician.token)).json(),
+    ).studies;
+    expect(waiting).toMatchObject({
+      source: 'Old PACS',
+      study: { study_instance_uid: studyUid, instance_count: 1, patient_name_in_file: 'Roe^Richard' },
+    });
+    expect(await db.select().from(incomingStudies)).toEqual([]);
+    expect(await t.app.ctx.storage.stat(storageKey)).toBeUndefined();
+    // Run again, nothing changes.
+    await refileLegacyIncoming(t.app.ctx);
+    expect(
+      incomingListSchema.parse((await incomingOf(people.otherPhysician.token)).json()).studies,
+    ).toHaveLength(1);
   });
 
   it('is for physicians: no token 401, a patient or radiologist 403', async () => {

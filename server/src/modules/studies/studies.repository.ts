@@ -12,6 +12,7 @@ export async function findStudiesByUid(db: Queryable, studyUids: string[]) {
       itemId: studies.itemId,
       studyInstanceUid: studies.studyInstanceUid,
       patientId: images.patientId,
+      receiverId: images.receiverId,
     })
     .from(studies)
     .innerJoin(images, eq(images.id, studies.itemId))

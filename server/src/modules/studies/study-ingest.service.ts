@@ -14,7 +14,7 @@ import type { AuthUser } from '../../plugins/auth.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
 import { canUploadFor } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
-import { checkRecommendation, recordNewItem } from '../images/images.service.js';
+import { checkRecommendation, recordNewItem, type Uploader } from '../images/images.service.js';
 import {
   claimDicomUploads,
   findDicomUploads,
@@ -28,8 +28,42 @@ import * as repo from './studies.repository.js';
 
 type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;
 
-/** Where and how files are filed: upload-study's body, or STOW-RS's query. */
-export type FilingTarget = Pick<UploadStudyBody, 'patient' | 'notes' | 'confirm_patient_mismatch'>;
+/**
+ * Where and how files are filed: upload-study's body, or STOW-RS's query. Without a patient
+ * (`patient: null`), a physician's studies wait in their Incoming list; `receivedFrom` says who sent them.
+ */
+export type FilingTarget = Pick<UploadStudyBody, 'notes' | 'confirm_patient_mismatch'> & {
+  patient: string | null;
+  receivedFrom?: string;
+};
+
+/** Whether a study already in the archive is where the target files it: the same patient, or the same Incoming list. */
+function isFiledAsTarget(
+  filed: { patientId: string | null; receiverId: string | null },
+  target: FilingTarget,
+  user: Uploader,
+): boolean {
+  return target.patient
+    ? filed.patientId === target.patient
+    : filed.patientId === null && filed.receiverId === user.id;
+}
+
+/**
+ * Where a physician's files sent without a patient go: a study already filed under one of their
+ * patients gains them; any other study waits in their Incoming list.
+ */
+export async function receivingTarget(
+  ctx: AppContext,
+  user: AuthUser,
+  studyInstanceUid: string,
+  receivedFrom: string,
+): Promise<FilingTarget> {
+  const [filed] = await repo.findStudiesByUid(ctx.db, [studyInstanceUid]);
+  if (filed?.patientId && (await canUploadFor(ctx, user, filed.patientId))) {
+    return { patient: filed.patientId, notes: '', confirm_patient_mismatch: true };
+  }
+  return { patient: null, notes: '', confirm_patient_mismatch: true, receivedFrom };
+}
 
 /** The files of one study among the uploads. */
 export interface StudyFiles {
@@ -65,7 +99,11 @@ async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
  * Refuses to file studies under the wrong patient: a study already filed under someone else, or
  * files naming someone else unless the uploader confirmed (api-contract §10.2).
  */
-export async function guardPatient(ctx: AppContext, body: FilingTarget, groups: StudyFiles[]) {
+export async function guardPatient(
+  ctx: AppContext,
+  body: FilingTarget & { patient: string },
+  groups: StudyFiles[],
+) {
   const filed = await repo.findStudiesByUid(
     ctx.db,
     groups.map((group) => group.studyInstanceUid),
@@ -73,12 +111,29 @@ export async function guardPatient(ctx: AppContext, body: FilingTarget, groups: 
   if (filed.some((study) => study.patientId !== body.patient)) {
     throw new RuleViolation(STUDY_MESSAGES.otherPatient);
   }
+  const found = groups.flatMap((group) =>
+    group.files.map((file) => ({
+      name: file.instance.patientName,
+      birthDate: file.instance.patientBirthDate,
+    })),
+  );
+  await guardNames(ctx, body, found);
+}
+
+/**
+ * The wrong-patient guard on names and birth dates as the files give them: a 409 with what the
+ * files say, unless the uploader confirmed.
+ */
+export async function guardNames(
+  ctx: AppContext,
+  body: { patient: string; confirm_patient_mismatch: boolean },
+  namesInFiles: { name: string; birthDate: string | null }[],
+) {
   if (body.confirm_patient_mismatch) {
     return;
   }
   const patient = await repo.findPatientDetails(ctx.db, body.patient);
-  for (const file of groups.flatMap((group) => group.files)) {
-    const found = { name: file.instance.patientName, birthDate: file.instance.patientBirthDate };
+  for (const found of namesInFiles) {
     if (patient && namesAnotherPatient(found, patient)) {
       throw new RuleViolation(STUDY_MESSAGES.patientMismatch, {
         // As the files give it ("Family^Given"); the page writes it as people do.
@@ -154,13 +209,13 @@ function newStudyItemId(secret: string, studyInstanceUid: string): string {
  */
 export async function fileOneStudy(
   ctx: AppContext,
-  user: AuthUser,
+  user: Uploader,
   body: FilingTarget,
   group: StudyFiles,
   context: { recommendationId: string | null; ip: string },
 ): Promise<UploadStudyResponse['items'][number]> {
   const [filed] = await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]);
-  if (filed && filed.patientId !== body.patient) {
+  if (filed && !isFiledAsTarget(filed, body, user)) {
     throw new RuleViolation(STUDY_MESSAGES.otherPatient);
   }
   const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, group.studyInstanceUid);
@@ -201,7 +256,7 @@ export async function fileOneStudy(
       await repo.lockStudyUid(tx, group.studyInstanceUid);
       // Another request may have filed the study since the first look.
       const [now] = await repo.findStudiesByUid(tx, [group.studyInstanceUid]);
-      if (now && (now.patientId !== body.patient || now.itemId !== itemId)) {
+      if (now && (!isFiledAsTarget(now, body, user) || now.itemId !== itemId)) {
         throw new RuleViolation(STUDY_MESSAGES.otherPatient);
       }
       const first = group.files[0]!.instance;
@@ -213,6 +268,7 @@ export async function fileOneStudy(
             id: itemId,
             kind: 'study',
             patientId: body.patient,
+            receiverId: body.patient ? null : user.id,
             storageKey: `previews/${itemId}.png`,
             contentType: 'image/png',
             filename: first.studyDescription || group.files[0]!.name,
@@ -235,6 +291,7 @@ export async function fileOneStudy(
           patientIdInFile: first.patientId,
           patientBirthDateInFile: first.patientBirthDate,
           patientSexInFile: first.patientSex,
+          receivedFrom: body.receivedFrom ?? '',
         });
       } else {
         await auditChange(tx, {
