@@ -10,7 +10,7 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from '../e2e/chromium.js';
 import { ctPhantom, writeCtPhantom, type CtPhantom } from '../server/test/ct-phantom.js';
 import { startOrthanc, type OrthancServer } from '../server/test/orthanc.js';
-import type { Image } from '@ra/shared';
+import { inParallel, type Image } from '@ra/shared';
 import type { Api } from './lib/api.js';
 
 const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
@@ -91,21 +91,14 @@ async function stowRate(target: Target, files: Buffer[]): Promise<number> {
   }
   const boundary = 'bench-stow-boundary-7d1f';
   const bodies = batches.map((batch) => multipartOf(batch, boundary));
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: STOW_CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next]!;
-        next += 1;
-        await request(target, `/studies${target.stowQuery}`, 'application/dicom+json', {
-          method: 'POST',
-          headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` },
-          body,
-        });
-      }
-    }),
-  );
+  await inParallel(bodies, STOW_CONCURRENCY, async (body) => {
+    await request(target, `/studies${target.stowQuery}`, 'application/dicom+json', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` },
+      body,
+    });
+  });
   return files.length / ((performance.now() - started) / 1000);
 }
 
@@ -126,17 +119,10 @@ async function latency(target: Target, url: string, runs: number, accept: string
 
 /** The first frame of every instance, `parallel` requests at a time: frames/s. */
 async function frameRate(target: Target, frameUrls: string[], parallel: number): Promise<number> {
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < frameUrls.length) {
-        const url = frameUrls[next]!;
-        next += 1;
-        await request(target, url, FRAME_ACCEPT);
-      }
-    }),
-  );
+  await inParallel(frameUrls, parallel, async (url) => {
+    await request(target, url, FRAME_ACCEPT);
+  });
   return frameUrls.length / ((performance.now() - started) / 1000);
 }
 

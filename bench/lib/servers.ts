@@ -1,22 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../server/test/free-port.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const children = new Map<string, ChildProcess>();
 /** Time for a new server's start-up work (seeding, job queue) to finish before it is measured. */
 const SETTLE_MS = 3_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts a server script on a free port and waits until `readyPath` answers and its start-up work

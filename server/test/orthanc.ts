@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 /**
  * Orthanc, the reference archive (Debian packages `orthanc` and `orthanc-dicomweb`, which CI
@@ -27,17 +27,6 @@ export interface OrthancPeer {
 const ORTHANC = process.env.ORTHANC_BINARY ?? '/usr/sbin/Orthanc';
 const DICOMWEB_PLUGIN =
   process.env.ORTHANC_DICOMWEB_PLUGIN ?? '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function exists(file: string): Promise<boolean> {
   return fs.access(file).then(

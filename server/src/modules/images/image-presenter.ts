@@ -2,6 +2,7 @@ import { displayName, type Author, type Image } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { ImageRow } from './images.repository.js';
 import type * as repo from './images.repository.js';
+import { studySummaryOf } from '../studies/study-summary.js';
 
 type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];
 
@@ -48,16 +49,7 @@ export function presentImages(
     return {
       uid: row.id,
       kind: row.kind,
-      study: row.study && {
-        study_instance_uid: row.study.studyInstanceUid,
-        study_date: row.study.studyDate,
-        study_description: row.study.studyDescription,
-        modalities: row.study.modalities,
-        series_count: row.study.seriesCount,
-        instance_count: row.study.instanceCount,
-        patient_name_in_file: row.study.patientNameInFile,
-        patient_birth_date_in_file: row.study.patientBirthDateInFile,
-      },
+      study: row.study && studySummaryOf(row.study),
       url: ctx.storage.signedUrl(row.storageKey, audience),
       thumbnail_url: row.thumbnailKey ? ctx.storage.signedUrl(row.thumbnailKey, audience) : null,
       content_type: row.contentType,

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, studies, users } from '../../db/schema/index.js';
+import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');
@@ -26,16 +27,7 @@ const IMAGE_COLUMNS = {
   uploaderFirstName: uploader.firstName,
   uploaderLastName: uploader.lastName,
   /** Null unless the item is a DICOM study. */
-  study: {
-    studyInstanceUid: studies.studyInstanceUid,
-    studyDate: studies.studyDate,
-    studyDescription: studies.studyDescription,
-    modalities: studies.modalities,
-    seriesCount: studies.seriesCount,
-    instanceCount: studies.instanceCount,
-    patientNameInFile: studies.patientNameInFile,
-    patientBirthDateInFile: studies.patientBirthDateInFile,
-  },
+  study: STUDY_SUMMARY_COLUMNS,
 };
 
 function selectImages(db: Queryable) {

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { images, incomingInstances, incomingStudies, studies } from '../../db/schema/index.js';
+import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
 
 /** A study waiting in an Incoming list: an archive item with a receiver and no patient yet. */
 function isReceivedBy(receiverId: string) {
@@ -10,15 +11,8 @@ function isReceivedBy(receiverId: string) {
 const RECEIVED_COLUMNS = {
   id: images.id,
   receivedAt: images.createdAt,
-  studyInstanceUid: studies.studyInstanceUid,
-  studyDate: studies.studyDate,
-  studyDescription: studies.studyDescription,
-  modalities: studies.modalities,
-  seriesCount: studies.seriesCount,
-  instanceCount: studies.instanceCount,
-  patientNameInFile: studies.patientNameInFile,
-  patientBirthDateInFile: studies.patientBirthDateInFile,
   receivedFrom: studies.receivedFrom,
+  study: STUDY_SUMMARY_COLUMNS,
 };
 
 /** The receiver's waiting studies, newest first. */

@@ -11,6 +11,7 @@ import { canUploadFor } from '../access/access.policy.js';
 import { announceNewItem } from '../images/images.service.js';
 import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
 import { fileOneStudy, groupByStudy, guardNames } from '../studies/study-ingest.service.js';
+import { studySummaryOf } from '../studies/study-summary.js';
 import * as repo from './incoming.repository.js';
 
 /**
@@ -23,16 +24,7 @@ export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<Inc
   return {
     studies: rows.map((row) => ({
       uid: row.id,
-      study: {
-        study_instance_uid: row.studyInstanceUid,
-        study_date: row.studyDate,
-        study_description: row.studyDescription,
-        modalities: row.modalities,
-        series_count: row.seriesCount,
-        instance_count: row.instanceCount,
-        patient_name_in_file: row.patientNameInFile,
-        patient_birth_date_in_file: row.patientBirthDateInFile,
-      },
+      study: studySummaryOf(row.study),
       received_at: row.receivedAt.toISOString(),
       source: row.receivedFrom,
     })),
@@ -55,7 +47,7 @@ export async function assignIncoming(
     throw new AppError('NOT_FOUND');
   }
   await guardNames(ctx, body, [
-    { name: waiting.patientNameInFile, birthDate: waiting.patientBirthDateInFile },
+    { name: waiting.study.patientNameInFile, birthDate: waiting.study.patientBirthDateInFile },
   ]);
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.fileReceived(tx, user.id, id, body.patient))) {
