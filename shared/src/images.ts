@@ -72,6 +72,8 @@ export const UPLOAD_LIMITS = {
   dicom: 2 * 1024 ** 3,
   /** A ZIP of DICOM files, read with bounds on entries and expansion. */
   'dicom-zip': 2 * 1024 ** 3,
+  /** Many DICOM files as one upload (dicom-bundle.ts). */
+  'dicom-bundle': 2 * 1024 ** 3,
 } as const;
 export type UploadPurpose = keyof typeof UPLOAD_LIMITS;
 

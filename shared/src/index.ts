@@ -17,3 +17,4 @@ export * from './mfa.js';
 export * from './studies.js';
 export * from './dicomweb.js';
 export * from './in-parallel.js';
+export * from './dicom-bundle.js';

@@ -13,7 +13,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { roleEnum, users } from './users.js';
 
-export const uploadPurpose = pgEnum('upload_purpose', ['image', 'profile', 'dicom', 'dicom-zip']);
+export const uploadPurpose = pgEnum('upload_purpose', [
+  'image',
+  'profile',
+  'dicom',
+  'dicom-zip',
+  'dicom-bundle',
+]);
 
 /** What an archive item is: a raster image, or a DICOM study (its series and instances in studies.ts). */
 export const itemKind = pgEnum('item_kind', ['image', 'study']);

@@ -4,7 +4,8 @@ import { inParallel, STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
-import { hasDicomMarker, startsAsDicom } from '../uploads/dicom-upload.js';
+import { hasDicomMarker, startsAsDicom, type DicomPurpose } from '../uploads/dicom-upload.js';
+import { BundleRefused, extractBundle } from './study-bundle.js';
 
 /**
  * A fresh working folder beside the tus folder (the same disk, so files move into local storage
@@ -48,7 +49,7 @@ export interface DicomFile {
 
 export interface UploadToRead {
   id: string;
-  purpose: 'dicom' | 'dicom-zip';
+  purpose: DicomPurpose;
   filename: string;
 }
 
@@ -111,6 +112,8 @@ export async function readDicomFile(
   }
 }
 
+type Read = Awaited<ReturnType<typeof readDicomFile>>;
+
 /**
  * Reads every DICOM file of the uploads: single files and the contents of ZIPs. What cannot be
  * filed is returned with its reason. `workDir` receives what ZIPs hold; the caller removes it.
@@ -120,13 +123,31 @@ export async function readDicomUploads(
   tusDir: string,
   workDir: string,
 ): Promise<{ files: DicomFile[]; skipped: SkippedFile[] }> {
-  // Every file to read, in the order of the uploads and of each ZIP's entries.
+  // Every file to read, in the order of the uploads and of each ZIP's entries; bundles are read as
+  // they are taken apart.
   const toRead: { name: string; path: string }[] = [];
+  const bundled: Read[] = [];
   const skipped: SkippedFile[] = [];
   for (const upload of uploads) {
     const uploaded = path.join(tusDir, upload.id);
     if (upload.purpose === 'dicom') {
       toRead.push({ name: upload.filename, path: uploaded });
+      continue;
+    }
+    if (upload.purpose === 'dicom-bundle') {
+      // Read as they come out of the bundle; a bundle cut short files none of its files.
+      const fromBundle: Read[] = [];
+      try {
+        await extractBundle(uploaded, path.join(workDir, upload.id), async (name, file, bytes) => {
+          fromBundle.push(await readDicomFile(name, file, bytes));
+        });
+        bundled.push(...fromBundle);
+      } catch (err) {
+        if (!(err instanceof BundleRefused)) {
+          throw err;
+        }
+        skipped.push({ name: upload.filename, reason: err.message });
+      }
       continue;
     }
     try {
@@ -145,12 +166,12 @@ export async function readDicomUploads(
     }
   }
   // A few at a time: reading waits on the disk far more than parsing uses the processor.
-  const reads = new Array<Awaited<ReturnType<typeof readDicomFile>>>(toRead.length);
+  const reads = new Array<Read>(toRead.length);
   await inParallel([...toRead.keys()], FILES_READ_AT_ONCE, async (index) => {
     reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path);
   });
   const files: DicomFile[] = [];
-  for (const read of reads) {
+  for (const read of [...bundled, ...reads]) {
     if (read && 'file' in read) {
       files.push(read.file);
     } else if (read) {

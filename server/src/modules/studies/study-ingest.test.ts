@@ -14,6 +14,8 @@ import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { readDicomSample } from '../../../test/dicom-samples.js';
 import { createUpload, uploadFile } from '../../../test/uploads.js';
 import { buildZip } from '../../../test/zip-writer.js';
+import { dicomBundle } from '../../../test/dicom-bundle.js';
+import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
 import { dicomInstances, studies } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -256,6 +258,61 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       ]),
     );
     expect(filed.skipped).toHaveLength(3);
+  });
+
+  it('reads a folder sent as one bundle: each file by its path, the ones that are not DICOM reported', async () => {
+    const studyUid = newUid();
+    const bundle = dicomBundle([
+      { path: 'CD/DICOMDIR', bytes: readDicomSample('dicomdirtests/DICOMDIR') },
+      { path: 'CD/DICOM/IM 1', bytes: await sampleCopy('CT_small.dcm', { ...JANE, studyUid }) },
+      {
+        path: 'CD/DICOM/IM 2',
+        bytes: await sampleCopy('MR_small.dcm', { ...JANE, studyUid, seriesNumber: 2 }),
+      },
+      { path: 'CD/DICOM/BROKEN', bytes: readDicomSample('MR_truncated.dcm') },
+    ]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: bundle.length,
+      purpose: 'dicom-bundle',
+      filename: '4 DICOM files',
+      body: bundle,
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(201);
+    const filed = uploadStudyResponseSchema.parse(response.json());
+    expect(filed.items).toEqual([expect.objectContaining({ study_instance_uid: studyUid, instances: 2 })]);
+    expect(filed.skipped).toEqual([{ name: 'CD/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable }]);
+  });
+
+  it('refuses a bundle that does not start as one at the upload, and reports one cut short', async () => {
+    const notBundle = await sampleCopy('CT_small.dcm', JANE);
+    const refused = await createUpload(t.app, people.physician.token, {
+      size: notBundle.length,
+      purpose: 'dicom-bundle',
+      body: notBundle,
+    });
+    expect(refused.statusCode).toBe(415);
+    expect(refused.body).toContain(NOT_A_BUNDLE);
+
+    const whole = dicomBundle([{ path: 'IM1', bytes: await sampleCopy('CT_small.dcm', JANE) }]);
+    const cut = whole.subarray(0, whole.length - 40);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: cut.length,
+      purpose: 'dicom-bundle',
+      filename: '1 DICOM file',
+      body: cut,
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: [{ msg: STUDY_MESSAGES.noDicom, path: 'uploads' }] });
   });
 
   it('answers 400 when nothing in the uploads is DICOM, and files nothing', async () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
+import { DICOM_BUNDLE_BOUNDARY } from '@ra/shared';
 
-export type DicomPurpose = 'dicom' | 'dicom-zip';
+export type DicomPurpose = 'dicom' | 'dicom-zip' | 'dicom-bundle';
 
 export function isDicomPurpose(purpose: string): purpose is DicomPurpose {
-  return purpose === 'dicom' || purpose === 'dicom-zip';
+  return purpose === 'dicom' || purpose === 'dicom-zip' || purpose === 'dicom-bundle';
 }
 
 /** A Part 10 file has a 128-byte preamble, then "DICM". */
@@ -12,7 +13,7 @@ const DICOM_MARKER = Buffer.from('DICM', 'latin1');
 /** A local file header, or the end record of an empty archive. */
 const ZIP_MARKERS = [Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from([0x50, 0x4b, 0x05, 0x06])];
 
-async function readHead(file: string, length: number): Promise<Buffer> {
+export async function readHead(file: string, length: number): Promise<Buffer> {
   const handle = await fs.open(file, 'r');
   try {
     const head = Buffer.alloc(length);
@@ -21,6 +22,17 @@ async function readHead(file: string, length: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/** A bundle's first line: "--", its boundary, CRLF. */
+export const MAX_BUNDLE_FIRST_LINE = 2 + 70 + 2;
+
+/** The boundary a DICOM bundle names on its first line, or undefined when it does not start as one. */
+export function dicomBundleBoundaryOf(head: Uint8Array): string | undefined {
+  const text = Buffer.from(head.subarray(0, MAX_BUNDLE_FIRST_LINE)).toString('latin1');
+  const lineEnd = text.indexOf('\r\n');
+  const boundary = text.slice(2, lineEnd);
+  return text.startsWith('--') && lineEnd > 2 && DICOM_BUNDLE_BOUNDARY.test(boundary) ? boundary : undefined;
 }
 
 /** Whether bytes start as a DICOM Part 10 file does. */
@@ -36,6 +48,7 @@ export async function hasDicomMarker(file: string): Promise<boolean> {
 const CONTENT_TYPES: Record<DicomPurpose, string> = {
   dicom: 'application/dicom',
   'dicom-zip': 'application/zip',
+  'dicom-bundle': 'multipart/related',
 };
 
 /**
@@ -46,6 +59,8 @@ export async function inspectDicomUpload(file: string, purpose: DicomPurpose) {
   let isExpected: boolean;
   if (purpose === 'dicom') {
     isExpected = await hasDicomMarker(file);
+  } else if (purpose === 'dicom-bundle') {
+    isExpected = dicomBundleBoundaryOf(await readHead(file, MAX_BUNDLE_FIRST_LINE)) !== undefined;
   } else {
     const head = await readHead(file, 4);
     isExpected = ZIP_MARKERS.some((marker) => marker.equals(head));

@@ -23,6 +23,8 @@ export { UPLOAD_CLAIM_HOURS } from './upload-quota.js';
 export const NOT_AN_IMAGE = 'The file is not a supported image.';
 export const NOT_DICOM = 'The file is not a DICOM file.';
 export const NOT_A_ZIP = 'The file is not a ZIP file.';
+export const NOT_A_BUNDLE = 'The upload is not a bundle of DICOM files.';
+const NOT_WHAT_PURPOSE_SAYS = { dicom: NOT_DICOM, 'dicom-zip': NOT_A_ZIP, 'dicom-bundle': NOT_A_BUNDLE };
 
 /** The extensions of api-contract §5; FileStore also offers creation-defer-length, which we refuse. */
 const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
@@ -99,7 +101,7 @@ export function createTusServer(
       const user = callerOf(req);
       const purpose = upload.metadata?.purpose ?? '';
       if (!Object.hasOwn(UPLOAD_LIMITS, purpose)) {
-        throw refusal(400, 'Upload purpose must be image, profile, dicom or dicom-zip.');
+        throw refusal(400, 'Upload purpose must be image, profile, dicom, dicom-zip or dicom-bundle.');
       }
       if (purpose !== 'profile' && user.role === 'PATIENT') {
         throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.forbidden));
@@ -134,7 +136,7 @@ export function createTusServer(
         );
         if (!file) {
           await store.remove(upload.id);
-          throw refusal(415, purpose === 'dicom' ? NOT_DICOM : NOT_A_ZIP);
+          throw refusal(415, NOT_WHAT_PURPOSE_SAYS[purpose]);
         }
         return {};
       }

@@ -90,7 +90,7 @@ export async function forgetUploadFiles(ctx: AppContext, id: string): Promise<vo
   await fs.rm(path.join(ctx.tusDir, `${id}.json`), { force: true });
 }
 
-const DICOM_PURPOSES = ['dicom', 'dicom-zip'] as const;
+const DICOM_PURPOSES = ['dicom', 'dicom-zip', 'dicom-bundle'] as const;
 
 function dicomClaim(userId: string, ids: string[]) {
   return {

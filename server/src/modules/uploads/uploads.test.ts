@@ -33,7 +33,9 @@ describe('tus uploads at /api/uploads', () => {
     expect((await createUpload(t.app, patientToken, { size: 100 })).statusCode).toBe(403);
     const noPurpose = await createUpload(t.app, physicianToken, { size: 100, purpose: '' });
     expect(noPurpose.statusCode).toBe(400);
-    expect(noPurpose.body).toContain('Upload purpose must be image, profile, dicom or dicom-zip.');
+    expect(noPurpose.body).toContain(
+      'Upload purpose must be image, profile, dicom, dicom-zip or dicom-bundle.',
+    );
     const tooLarge = await createUpload(t.app, patientToken, {
       size: 10 * 1024 * 1024 + 1,
       purpose: 'profile',

@@ -1,0 +1,62 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MultipartError } from '../dicomweb/multipart-related-header.js';
+import { MultipartSplitter } from '../dicomweb/multipart-related-splitter.js';
+import { dicomBundleBoundaryOf, MAX_BUNDLE_FIRST_LINE, readHead } from '../uploads/dicom-upload.js';
+
+/** A bundle's bounds: as many files as a DVD holds, each held in memory while it is written. */
+const BUNDLE_LIMITS = { maxParts: 20_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
+
+export const BUNDLE_MESSAGES = {
+  damaged: 'The files could not be read from the upload: send them again.',
+} as const;
+
+export class BundleRefused extends Error {}
+
+/** A part's name: its Content-Location decoded, or its place in the bundle. */
+function nameOf(headers: Record<string, string>, index: number): string {
+  try {
+    const location = headers['content-location'];
+    return location ? decodeURIComponent(location) : `file ${index}`;
+  } catch {
+    return `file ${index}`;
+  }
+}
+
+/**
+ * Writes each file of a DICOM bundle (shared/src/dicom-bundle.ts) into `dir`, reading the bundle
+ * as a stream, and hands each to `onFile` with its bytes (still in memory, so they need not be read
+ * back); returns how many there were. Throws BundleRefused when the bundle is not one or is cut
+ * short: its files were then not all received.
+ */
+export async function extractBundle(
+  file: string,
+  dir: string,
+  onFile: (name: string, path: string, bytes: Buffer) => Promise<void>,
+): Promise<number> {
+  const boundary = dicomBundleBoundaryOf(await readHead(file, MAX_BUNDLE_FIRST_LINE));
+  if (!boundary) {
+    throw new BundleRefused(BUNDLE_MESSAGES.damaged);
+  }
+  await fs.mkdir(dir, { recursive: true });
+  const splitter = new MultipartSplitter(boundary, BUNDLE_LIMITS);
+  let count = 0;
+  try {
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      for (const part of splitter.push(chunk)) {
+        count += 1;
+        const target = path.join(dir, `${count}.dcm`);
+        await fs.writeFile(target, part.body);
+        await onFile(nameOf(part.headers, count), target, part.body);
+      }
+    }
+    splitter.end();
+  } catch (err) {
+    if (err instanceof MultipartError) {
+      throw new BundleRefused(BUNDLE_MESSAGES.damaged, { cause: err });
+    }
+    throw err;
+  }
+  return count;
+}
