@@ -7,7 +7,7 @@ import type { UploadSnapshot, UploadTask, UploadTaskState } from './upload-task'
 export interface BatchFile {
   file: File;
   path: string;
-  purpose: Extract<UploadPurpose, 'dicom' | 'dicom-zip'>;
+  purpose: Extract<UploadPurpose, 'dicom' | 'dicom-zip' | 'dicom-bundle'>;
 }
 
 export interface BatchSnapshot extends BatchProgress {

@@ -5,6 +5,7 @@ import { ApiError } from '../../../lib/api-client';
 import { waitForBatch, type BatchFile, type UploadBatch } from '../../../lib/uploads/upload-batch';
 import { useUploadBatch } from '../../../lib/uploads/use-upload-batch';
 import { patientMismatchOf, submitStudy } from '../api/upload-study';
+import { bundleDicomFiles } from '../../../lib/uploads/dicom-bundle';
 
 export type StudyStep =
   | { name: 'idle' }
@@ -68,7 +69,7 @@ export function useStudyUpload(owner: string, onFiled: () => void) {
   async function start(files: BatchFile[], fields: Omit<UploadStudyBody, 'uploads'>) {
     setError(null);
     setStep({ name: 'uploading' });
-    const batch = upload.start(files);
+    const batch = upload.start(bundleDicomFiles(files));
     const urls = await waitForBatch(batch);
     if (!urls) {
       // Canceled: the progress says so, and the files can be sent again.
