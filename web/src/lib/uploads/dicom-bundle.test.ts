@@ -50,6 +50,19 @@ describe('bundleDicomFiles', () => {
     expect(other.path).not.toBe(first.path);
   });
 
+  it('keeps out of the bundle the files uploaded before a reload, which are not sent again', () => {
+    const earlier = dicom('A/1', 'one');
+    const uploads = bundleDicomFiles(
+      [earlier, dicom('A/2', 'two'), dicom('A/3', 'three')],
+      (file) => file === earlier,
+    );
+    expect(uploads.map((upload) => [upload.purpose, upload.count])).toEqual([
+      ['dicom-bundle', 2],
+      ['dicom', undefined],
+    ]);
+    expect(uploads[1]).toBe(earlier);
+  });
+
   it('leaves a single DICOM file as it is', () => {
     const only = dicom('IM1', 'only');
     expect(bundleDicomFiles([only])).toEqual([only]);

@@ -32,19 +32,27 @@ function bundleOf(files: BatchFile[]): BatchFile {
     type: 'multipart/related',
     lastModified: Math.max(...files.map(({ file }) => file.lastModified)),
   });
-  return { file: bundle, path: `${files.length} DICOM files (${id})`, purpose: 'dicom-bundle' };
+  return {
+    file: bundle,
+    path: `${files.length} DICOM files (${id})`,
+    purpose: 'dicom-bundle',
+    count: files.length,
+  };
 }
 
 /**
  * The uploads of a choice of files: its single DICOM files in bundles (in path order), so that a
  * folder of hundreds of files goes in a few requests, and each ZIP as it is. One DICOM file alone
- * is sent as itself.
+ * is sent as itself, and so is a file `isFinished` says was uploaded before (it is not sent again).
  */
-export function bundleDicomFiles(files: BatchFile[]): BatchFile[] {
+export function bundleDicomFiles(
+  files: BatchFile[],
+  isFinished: (file: BatchFile) => boolean = () => false,
+): BatchFile[] {
   const single = files
-    .filter((file) => file.purpose === 'dicom')
+    .filter((file) => file.purpose === 'dicom' && !isFinished(file))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const others = files.filter((file) => file.purpose !== 'dicom');
+  const others = files.filter((file) => !single.includes(file));
   if (single.length <= 1) {
     return files;
   }

@@ -129,6 +129,17 @@ describe('UploadBatch', () => {
     expect(await done).toEqual(files.map((file) => `/api/uploads/${file.path}`));
   });
 
+  it('counts the files a bundle holds, not the bundle, in what it shows', async () => {
+    const [zip, bundle] = filesOf(2);
+    const { batch, tasks } = makeBatch([zip!, { ...bundle!, purpose: 'dicom-bundle', count: 40 }]);
+    batch.start();
+    expect(batch.current).toMatchObject({ filesTotal: 41, filesDone: 0 });
+    tasks[1]!.succeed();
+    expect(batch.current).toMatchObject({ filesTotal: 41, filesDone: 40, state: 'running' });
+    tasks[0]!.succeed();
+    expect(batch.current).toMatchObject({ filesDone: 41, state: 'success' });
+  });
+
   it('does not send again the files that finished before a reload', async () => {
     const files = filesOf(4);
     const earlier = finishedUploadsIn(sessionStorage, OWNER);

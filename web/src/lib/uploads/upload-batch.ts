@@ -8,6 +8,13 @@ export interface BatchFile {
   file: File;
   path: string;
   purpose: Extract<UploadPurpose, 'dicom' | 'dicom-zip' | 'dicom-bundle'>;
+  /** The files it holds, for the counts shown: more than one for a bundle (dicom-bundle.ts). */
+  count?: number;
+}
+
+/** The files an upload of the batch holds. */
+function filesIn(file: BatchFile): number {
+  return file.count ?? 1;
 }
 
 export interface BatchSnapshot extends BatchProgress {
@@ -66,6 +73,7 @@ export class UploadBatch {
   private nextIndex = 0;
   private bytesOfFinishedFiles = 0;
   private filesDone = 0;
+  private uploadsDone = 0;
   private readonly bytesTotal: number;
 
   constructor(
@@ -105,7 +113,7 @@ export class UploadBatch {
     for (const entry of this.entries) {
       const url = this.options.finished.get(entry.key);
       if (url) {
-        filesRemembered += 1;
+        filesRemembered += filesIn(entry.file);
         this.finish(entry, url);
       }
     }
@@ -208,7 +216,7 @@ export class UploadBatch {
     }
     if (task.isResumed && !entry.isResumed) {
       entry.isResumed = true;
-      this.update({ filesResumed: this.snapshot.filesResumed + 1 });
+      this.update({ filesResumed: this.snapshot.filesResumed + filesIn(entry.file) });
     }
     if (task.state === 'success' && task.url && entry.url === null) {
       this.options.finished.set(entry.key, task.url);
@@ -228,8 +236,9 @@ export class UploadBatch {
     entry.url = url;
     this.started.delete(entry);
     this.bytesOfFinishedFiles += entry.file.file.size;
-    this.filesDone += 1;
-    if (this.filesDone === this.entries.length) {
+    this.filesDone += filesIn(entry.file);
+    this.uploadsDone += 1;
+    if (this.uploadsDone === this.entries.length) {
       this.update({ state: 'success', urls: this.entries.map((each) => each.url ?? '') });
     } else {
       this.update({});
@@ -243,7 +252,7 @@ export class UploadBatch {
     }
     return batchProgress({
       bytesTotal: this.bytesTotal,
-      filesTotal: this.entries.length,
+      filesTotal: this.entries.reduce((sum, entry) => sum + filesIn(entry.file), 0),
       bytesOfFinishedFiles: this.bytesOfFinishedFiles,
       filesDone: this.filesDone,
       bytesSentOfOthers,

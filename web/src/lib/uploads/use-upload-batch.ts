@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { getAccessToken, refreshAccessTokenNow } from '../api-client';
-import { finishedUploadsIn } from './finished-uploads';
+import { fileKey, finishedUploadsIn } from './finished-uploads';
 import { BATCH_FIRST_CHUNK_BYTES, UploadBatch, type BatchFile, type BatchSnapshot } from './upload-batch';
 import { deleteUpload, UploadTask } from './upload-task';
 
@@ -69,10 +69,17 @@ export function useUploadBatch(owner: string) {
     [owner],
   );
 
+  /** Whether this file was uploaded before (a reload ago) and will not be sent again. */
+  const isFinished = useCallback(
+    (file: BatchFile) =>
+      finishedUploadsIn(window.sessionStorage, owner).get(fileKey(file.file, file.path)) !== null,
+    [owner],
+  );
+
   const reset = useCallback(() => {
     setBatch(null);
     setSnapshot(null);
   }, []);
 
-  return { batch, snapshot, start, reset };
+  return { batch, snapshot, start, reset, isFinished };
 }

@@ -69,7 +69,7 @@ export function useStudyUpload(owner: string, onFiled: () => void) {
   async function start(files: BatchFile[], fields: Omit<UploadStudyBody, 'uploads'>) {
     setError(null);
     setStep({ name: 'uploading' });
-    const batch = upload.start(bundleDicomFiles(files));
+    const batch = upload.start(bundleDicomFiles(files, upload.isFinished));
     const urls = await waitForBatch(batch);
     if (!urls) {
       // Canceled: the progress says so, and the files can be sent again.
