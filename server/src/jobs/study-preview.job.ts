@@ -10,12 +10,21 @@ import type { JobDefinition } from './job-queue.js';
 export const STUDY_PREVIEW_JOB = 'study-preview';
 
 /**
- * A study sent in many small requests (STOW-RS batches) would be drawn once per request: at most
- * one drawing per study starts in a two-second slot, and a request in a slot already taken queues
- * one for the next slot, so the last drawing sees every instance.
+ * When a study's preview is drawn after a filing. A study sent in many small requests (STOW-RS
+ * batches) would be drawn once per request: at most one drawing per study starts in a slot of
+ * `slotSeconds`, and a filing in a slot already taken queues one for the next slot, so the last
+ * drawing sees every instance. A DICOMweb client sends its batches one after the other, so its
+ * filings wait a slot (`isDeferred`) and the drawing happens after them, not between them; a
+ * person filing from the Upload page sees the preview at once.
  */
-export function studyPreviewThrottle(itemId: string) {
-  return { singletonKey: itemId, singletonSeconds: 2, singletonNextSlot: true };
+export function studyPreviewThrottle(itemId: string, isDeferred = false) {
+  const slotSeconds = isDeferred ? 5 : 2;
+  return {
+    singletonKey: itemId,
+    singletonSeconds: slotSeconds,
+    singletonNextSlot: true,
+    ...(isDeferred && { startAfter: slotSeconds }),
+  };
 }
 
 export interface StudyPreviewJobData {

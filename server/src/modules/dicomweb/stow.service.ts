@@ -104,13 +104,21 @@ export async function storeInstances(
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
       await guardPatient(ctx, target, groups);
       for (const group of groups) {
-        await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+        await fileOneStudy(ctx, user, target, group, {
+          recommendationId: null,
+          ip: request.ip,
+          isFromClient: true,
+        });
       }
     } else {
       for (const group of groups) {
         const source = request.source.slice(0, 200);
         const target = await receivingTarget(ctx, user, group.studyInstanceUid, source);
-        await fileOneStudy(ctx, user, target, group, { recommendationId: null, ip: request.ip });
+        await fileOneStudy(ctx, user, target, group, {
+          recommendationId: null,
+          ip: request.ip,
+          isFromClient: true,
+        });
       }
     }
 

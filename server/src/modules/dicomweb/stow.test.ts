@@ -71,11 +71,15 @@ describe('STOW-RS', () => {
       expect((await stow(people.physician.token, [part])).statusCode).toBe(200);
     }
     const { rows } = (await t.database.executeSql(
-      `select count(*)::int as drawings from pgboss.job
+      `select count(*)::int as drawings,
+         min(extract(epoch from job.start_after - job.created_on))::float as "firstDelaySeconds"
+       from pgboss.job
        join studies on studies.item_id::text = job.data->>'itemId'
        where job.name = 'study-preview' and studies.study_instance_uid = $1`,
       [studyUid],
-    )) as { rows: { drawings: number }[] };
+    )) as { rows: { drawings: number; firstDelaySeconds: number }[] };
+    // A DICOMweb client's study is drawn once its batches have had time to arrive, not between them.
+    expect(rows[0]!.firstDelaySeconds).toBeGreaterThanOrEqual(4);
     // One drawing in the first two-second slot, one queued for the next (a third if the requests span
     // a slot's end); never one per request.
     expect(rows[0]!.drawings).toBeGreaterThanOrEqual(1);

@@ -212,7 +212,12 @@ export async function fileOneStudy(
   user: Uploader,
   body: FilingTarget,
   group: StudyFiles,
-  context: { recommendationId: string | null; ip: string },
+  context: {
+    recommendationId: string | null;
+    ip: string;
+    /** Files sent by a DICOMweb client, which may send more of the study right after. */
+    isFromClient?: boolean;
+  },
 ): Promise<UploadStudyResponse['items'][number]> {
   const [filed] = await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]);
   if (filed && !isFiledAsTarget(filed, body, user)) {
@@ -339,7 +344,11 @@ export async function fileOneStudy(
     }
   }
   // After the commit; the thumbnail sweep catches a study whose job was never queued.
-  await ctx.jobs.sendAfterCommit(STUDY_PREVIEW_JOB, { itemId }, studyPreviewThrottle(itemId));
+  await ctx.jobs.sendAfterCommit(
+    STUDY_PREVIEW_JOB,
+    { itemId },
+    studyPreviewThrottle(itemId, context.isFromClient),
+  );
   return {
     uid: itemId,
     study_instance_uid: group.studyInstanceUid,
