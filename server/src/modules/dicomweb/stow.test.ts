@@ -72,7 +72,8 @@ describe('STOW-RS', () => {
     }
     const { rows } = (await t.database.executeSql(
       `select count(*)::int as drawings,
-         min(extract(epoch from job.start_after - job.created_on))::float as "firstDelaySeconds"
+         (array_agg(extract(epoch from job.start_after - job.created_on)::float
+           order by job.created_on))[1] as "firstDelaySeconds"
        from pgboss.job
        join studies on studies.item_id::text = job.data->>'itemId'
        where job.name = 'study-preview' and studies.study_instance_uid = $1`,
