@@ -14,14 +14,20 @@ export const BUNDLE_MESSAGES = {
 
 export class BundleRefused extends Error {}
 
-/** A part's name: its Content-Location decoded, or its place in the bundle. */
+/** Whether text holds a control character (NUL among them): no place in a name, nor in the database. */
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f);
+}
+
+/** A part's name: its Content-Location decoded, or its place in the bundle when that is no name. */
 function nameOf(headers: Record<string, string>, index: number): string {
+  let name = '';
   try {
-    const location = headers['content-location'];
-    return location ? decodeURIComponent(location) : `file ${index}`;
+    name = decodeURIComponent(headers['content-location'] ?? '');
   } catch {
-    return `file ${index}`;
+    // Not URI-encoded: named by its place.
   }
+  return name && !hasControlCharacter(name) ? name.slice(0, 1000) : `file ${index}`;
 }
 
 /**

@@ -270,6 +270,8 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
         bytes: await sampleCopy('MR_small.dcm', { ...JANE, studyUid, seriesNumber: 2 }),
       },
       { path: 'CD/DICOM/BROKEN', bytes: readDicomSample('MR_truncated.dcm') },
+      // A name with a NUL byte is no name: the file is reported by its place.
+      { path: 'CD/\u0000AUTORUN', bytes: Buffer.from('[autorun]') },
     ]);
     const created = await createUpload(t.app, people.physician.token, {
       size: bundle.length,
@@ -285,7 +287,10 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     expect(response.statusCode).toBe(201);
     const filed = uploadStudyResponseSchema.parse(response.json());
     expect(filed.items).toEqual([expect.objectContaining({ study_instance_uid: studyUid, instances: 2 })]);
-    expect(filed.skipped).toEqual([{ name: 'CD/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable }]);
+    expect(filed.skipped).toEqual([
+      { name: 'CD/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable },
+      { name: 'file 5', reason: STUDY_MESSAGES.notDicom },
+    ]);
   });
 
   it('refuses a bundle that does not start as one at the upload, and reports one cut short', async () => {
