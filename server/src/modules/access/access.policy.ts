@@ -82,6 +82,11 @@ export function dicomReadFilter(user: Viewer): SQL {
   return repo.itemOrReceivedReadableBy(user);
 }
 
+/** Condition on archive-item rows: the studies waiting in the user's Incoming list. */
+export function receivedItemFilter(user: Viewer): SQL {
+  return repo.receivedBy(user);
+}
+
 /** Condition on a column of patient ids for list queries: the patients the user may read. */
 export function patientReadFilter(user: Viewer, patientId: SQLWrapper): SQL {
   return repo.patientReadableBy(user, patientId);

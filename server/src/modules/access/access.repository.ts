@@ -15,7 +15,13 @@ import { imageNotes, images, invoices, patientPhysicians, users } from '../../db
  * paid-invoice rule apply to it unchanged. Should items ever live in more than one table, this
  * object (and the invoices' item column) is the one place that changes.
  */
-const archiveItems = { table: images, id: images.id, patientId: images.patientId };
+const archiveItems = {
+  table: images,
+  id: images.id,
+  patientId: images.patientId,
+  /** The physician whose Incoming list holds an item without a patient (api-contract §10.3). */
+  receiverId: images.receiverId,
+};
 
 /** The access-relevant facts of the caller, as the session loaded them. */
 export interface Viewer {
@@ -74,13 +80,17 @@ export function itemReadableBy(viewer: Viewer): SQL {
   }
 }
 
-/** itemReadableBy, and a physician's own studies received without a patient (api-contract §10.3). */
-export function itemOrReceivedReadableBy(viewer: Viewer): SQL {
-  const readable = itemReadableBy(viewer);
+/** The items waiting in the viewer's Incoming list: received by them, a physician, without a patient. */
+export function receivedBy(viewer: Viewer): SQL {
   if (!viewer.emailVerified || viewer.role !== 'PHYSICIAN') {
-    return readable;
+    return NOTHING;
   }
-  return sql`(${readable} or (${images.patientId} is null and ${images.receiverId} = ${viewer.id}))`;
+  return sql`(${archiveItems.patientId} is null and ${archiveItems.receiverId} = ${viewer.id})`;
+}
+
+/** itemReadableBy, and the viewer's own items waiting in their Incoming list. */
+export function itemOrReceivedReadableBy(viewer: Viewer): SQL {
+  return sql`(${itemReadableBy(viewer)} or ${receivedBy(viewer)})`;
 }
 
 /** Of `itemIds` (valid UUIDs), those the viewer may read. */

@@ -1,12 +1,7 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { images, incomingInstances, incomingStudies, studies } from '../../db/schema/index.js';
 import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
-
-/** A study waiting in an Incoming list: an archive item with a receiver and no patient yet. */
-function isReceivedBy(receiverId: string) {
-  return and(isNull(images.patientId), eq(images.receiverId, receiverId));
-}
 
 const RECEIVED_COLUMNS = {
   id: images.id,
@@ -15,32 +10,32 @@ const RECEIVED_COLUMNS = {
   study: STUDY_SUMMARY_COLUMNS,
 };
 
-/** The receiver's waiting studies, newest first. */
-export function listReceived(db: Queryable, receiverId: string) {
+/** The waiting studies (`received`: the access policy's receivedItemFilter), newest first. */
+export function listReceived(db: Queryable, received: SQL) {
   return db
     .select(RECEIVED_COLUMNS)
     .from(images)
     .innerJoin(studies, eq(studies.itemId, images.id))
-    .where(isReceivedBy(receiverId))
+    .where(received)
     .orderBy(desc(images.createdAt), desc(images.id));
 }
 
-/** A study waiting in this receiver's list; undefined when it is not theirs or no longer waiting. */
-export async function findReceived(db: Queryable, receiverId: string, id: string) {
+/** A waiting study among `received`; undefined when it is not there (any more). */
+export async function findReceived(db: Queryable, received: SQL, id: string) {
   const [row] = await db
     .select(RECEIVED_COLUMNS)
     .from(images)
     .innerJoin(studies, eq(studies.itemId, images.id))
-    .where(and(eq(images.id, id), isReceivedBy(receiverId)));
+    .where(and(eq(images.id, id), received));
   return row;
 }
 
-/** Files a waiting study under a patient; false when it was no longer waiting. */
-export async function fileReceived(db: Queryable, receiverId: string, id: string, patientId: string) {
+/** Files a waiting study among `received` under a patient; false when it was no longer waiting. */
+export async function fileReceived(db: Queryable, received: SQL, id: string, patientId: string) {
   const rows = await db
     .update(images)
     .set({ patientId, receiverId: null })
-    .where(and(eq(images.id, id), isReceivedBy(receiverId)))
+    .where(and(eq(images.id, id), received))
     .returning({ id: images.id });
   return rows.length > 0;
 }

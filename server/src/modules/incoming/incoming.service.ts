@@ -7,7 +7,7 @@ import type { AssignIncomingResponse, IncomingList, assignIncomingBodySchema } f
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { canUploadFor } from '../access/access.policy.js';
+import { canUploadFor, receivedItemFilter } from '../access/access.policy.js';
 import { announceNewItem } from '../images/images.service.js';
 import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
 import { fileOneStudy, groupByStudy, guardNames } from '../studies/study-ingest.service.js';
@@ -20,7 +20,7 @@ import * as repo from './incoming.repository.js';
  * DICOMweb and listed nowhere else.
  */
 export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<IncomingList> {
-  const rows = await repo.listReceived(ctx.db, user.id);
+  const rows = await repo.listReceived(ctx.db, receivedItemFilter(user));
   return {
     studies: rows.map((row) => ({
       uid: row.id,
@@ -42,7 +42,7 @@ export async function assignIncoming(
   body: z.output<typeof assignIncomingBodySchema>,
   ip: string,
 ): Promise<AssignIncomingResponse> {
-  const waiting = await repo.findReceived(ctx.db, user.id, id);
+  const waiting = await repo.findReceived(ctx.db, receivedItemFilter(user), id);
   if (!waiting || !(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
@@ -50,7 +50,7 @@ export async function assignIncoming(
     { name: waiting.study.patientNameInFile, birthDate: waiting.study.patientBirthDateInFile },
   ]);
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.fileReceived(tx, user.id, id, body.patient))) {
+    if (!(await repo.fileReceived(tx, receivedItemFilter(user), id, body.patient))) {
       // Filed by another request meanwhile.
       throw new AppError('NOT_FOUND');
     }
