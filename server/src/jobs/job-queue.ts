@@ -124,8 +124,11 @@ export async function startJobQueue(
     async send(name, data, { tx, ...sendOptions } = {}) {
       await boss.send(name, data, tx ? { ...sendOptions, db: transactionExecutor(tx) } : sendOptions);
       // This instance works the queue too: start now rather than at the next poll (a job sent in
-      // a transaction that has not committed yet is found at the next poll instead).
-      wake(name);
+      // a transaction that has not committed yet is found at the next poll instead). A job that
+      // waits to start is found by a later poll; looking now would only cost a query.
+      if (!sendOptions.startAfter) {
+        wake(name);
+      }
     },
     async countUnfinished(name) {
       return boss.getQueueSize(name, { before: 'completed' });

@@ -102,22 +102,24 @@ export async function storeInstances(
     const groups = groupByStudy(files);
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      await guardPatient(ctx, target, groups);
+      const filed = await guardPatient(ctx, target, groups);
       for (const group of groups) {
         await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,
           isFromClient: true,
+          filed: filed.get(group.studyInstanceUid) ?? null,
         });
       }
     } else {
       for (const group of groups) {
         const source = request.source.slice(0, 200);
-        const target = await receivingTarget(ctx, user, group.studyInstanceUid, source);
+        const { target, filed } = await receivingTarget(ctx, user, group.studyInstanceUid, source);
         await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,
           isFromClient: true,
+          filed,
         });
       }
     }

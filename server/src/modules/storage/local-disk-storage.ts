@@ -7,6 +7,22 @@ import { FILES_PREFIX, UrlSigner, type FileAudience } from './signed-url.js';
 
 const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
 
+/**
+ * Runs a write into the folder of `target`, making the folder first when it is missing: most
+ * writes go to folders that exist, so they cost no `mkdir`.
+ */
+async function inFolderOf<T>(target: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw err;
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    return write();
+  }
+}
+
 /** Files on the local disk under `root`, one file per key. */
 export class LocalDiskStorage implements Storage {
   /** Signs the URLs this server serves files at (files.routes.ts checks them). */
@@ -35,10 +51,9 @@ export class LocalDiskStorage implements Storage {
 
   async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<void> {
     const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
     if (options.move) {
       try {
-        await fsp.rename(localPath, target);
+        await inFolderOf(target, () => fsp.rename(localPath, target));
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EXDEV') {
@@ -46,7 +61,7 @@ export class LocalDiskStorage implements Storage {
         }
       }
     }
-    await fsp.copyFile(localPath, target);
+    await inFolderOf(target, () => fsp.copyFile(localPath, target));
     if (options.move) {
       await fsp.rm(localPath, { force: true });
     }
@@ -54,9 +69,8 @@ export class LocalDiskStorage implements Storage {
 
   async putBuffer(key: string, data: Buffer): Promise<void> {
     const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${process.pid}.tmp`;
-    await fsp.writeFile(temporary, data);
+    await inFolderOf(target, () => fsp.writeFile(temporary, data));
     await fsp.rename(temporary, target);
   }
 

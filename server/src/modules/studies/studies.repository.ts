@@ -82,18 +82,23 @@ export async function insertInstances(
 
 /** Recounts a study's series, instances and modalities from what is stored under it. */
 export async function recountStudy(db: Queryable, itemId: string, size: number) {
+  // One statement: its parts share one snapshot, so the study's figures come from the series rows
+  // the first part returns rather than from the table it is changing.
   await db.execute(sql`
-    update ${dicomSeries} set instance_count =
-      (select count(*) from ${dicomInstances} where ${dicomInstances.seriesId} = ${dicomSeries.id})
-    where ${dicomSeries.itemId} = ${itemId}`);
-  await db.execute(sql`
-    update ${studies} set
-      series_count = (select count(*) from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId}),
-      instance_count = (select count(*) from ${dicomInstances} where ${dicomInstances.itemId} = ${itemId}),
-      modalities = coalesce((select array_agg(distinct ${dicomSeries.modality} order by ${dicomSeries.modality})
-        from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId} and ${dicomSeries.modality} <> ''), '{}')
-    where ${studies.itemId} = ${itemId}`);
-  await db.execute(sql`update ${images} set size = size + ${size} where ${images.id} = ${itemId}`);
+    with counted as (
+      update ${dicomSeries} set instance_count =
+        (select count(*) from ${dicomInstances} where ${dicomInstances.seriesId} = ${dicomSeries.id})
+      where ${dicomSeries.itemId} = ${itemId}
+      returning ${dicomSeries.modality} as modality, ${dicomSeries.instanceCount} as instance_count
+    ), study as (
+      update ${studies} set
+        series_count = (select count(*) from counted),
+        instance_count = (select coalesce(sum(instance_count), 0) from counted),
+        modalities = coalesce((select array_agg(distinct modality order by modality)
+          from counted where modality <> ''), '{}')
+      where ${studies.itemId} = ${itemId}
+    )
+    update ${images} set size = size + ${size} where ${images.id} = ${itemId}`);
 }
 
 /** The chosen patient's name and birth date, for the wrong-patient guard. */

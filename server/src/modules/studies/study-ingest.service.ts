@@ -48,6 +48,9 @@ function isFiledAsTarget(
     : filed.patientId === null && filed.receiverId === user.id;
 }
 
+/** A study already in the archive, as the filing looks it up. */
+export type FiledStudy = Awaited<ReturnType<typeof repo.findStudiesByUid>>[number];
+
 /**
  * Where a physician's files sent without a patient go: a study already filed under one of their
  * patients gains them; any other study waits in their Incoming list.
@@ -57,12 +60,15 @@ export async function receivingTarget(
   user: AuthUser,
   studyInstanceUid: string,
   receivedFrom: string,
-): Promise<FilingTarget> {
+): Promise<{ target: FilingTarget; filed: FiledStudy | null }> {
   const [filed] = await repo.findStudiesByUid(ctx.db, [studyInstanceUid]);
   if (filed?.patientId && (await canUploadFor(ctx, user, filed.patientId))) {
-    return { patient: filed.patientId, notes: '', confirm_patient_mismatch: true };
+    return { target: { patient: filed.patientId, notes: '', confirm_patient_mismatch: true }, filed };
   }
-  return { patient: null, notes: '', confirm_patient_mismatch: true, receivedFrom };
+  return {
+    target: { patient: null, notes: '', confirm_patient_mismatch: true, receivedFrom },
+    filed: filed ?? null,
+  };
 }
 
 /** The files of one study among the uploads. */
@@ -97,7 +103,8 @@ async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
 
 /**
  * Refuses to file studies under the wrong patient: a study already filed under someone else, or
- * files naming someone else unless the uploader confirmed (api-contract §10.2).
+ * files naming someone else unless the uploader confirmed (api-contract §10.2). Returns the studies
+ * among them filed before, by Study Instance UID, for the filing to start from.
  */
 export async function guardPatient(
   ctx: AppContext,
@@ -118,6 +125,7 @@ export async function guardPatient(
     })),
   );
   await guardNames(ctx, body, found);
+  return new Map(filed.map((study) => [study.studyInstanceUid, study]));
 }
 
 /**
@@ -168,7 +176,7 @@ export async function fileStudies(
     if (groups.length === 0) {
       throw new InvalidInput('uploads', STUDY_MESSAGES.noDicom);
     }
-    await guardPatient(ctx, body, groups);
+    const filed = await guardPatient(ctx, body, groups);
 
     const ids = toRead.map((upload) => upload.id);
     if (!(await claimDicomUploads(ctx, user.id, ids))) {
@@ -178,7 +186,8 @@ export async function fileStudies(
     // From here the files move into storage: a failure leaves the uploads claimed, their bytes gone.
     const items: UploadStudyResponse['items'] = [];
     for (const group of groups) {
-      items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip }));
+      const before = filed.get(group.studyInstanceUid) ?? null;
+      items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip, filed: before }));
     }
     for (const id of ids) {
       await forgetUploadFiles(ctx, id);
@@ -217,9 +226,14 @@ export async function fileOneStudy(
     ip: string;
     /** Files sent by a DICOMweb client, which may send more of the study right after. */
     isFromClient?: boolean;
+    /** The study as the caller found it in the archive (null: not filed yet); looked up when not given. */
+    filed?: FiledStudy | null;
   },
 ): Promise<UploadStudyResponse['items'][number]> {
-  const [filed] = await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]);
+  const filed =
+    context.filed !== undefined
+      ? context.filed
+      : (await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]))[0];
   if (filed && !isFiledAsTarget(filed, body, user)) {
     throw new RuleViolation(STUDY_MESSAGES.otherPatient);
   }
