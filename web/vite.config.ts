@@ -23,6 +23,18 @@ export default defineConfig({
       },
     },
   },
+  // The viewer's image decoders run in module workers.
+  worker: { format: 'es' },
+  optimizeDeps: {
+    // The codecs are CommonJS WASM wrappers that the dev server must pre-bundle (the build does
+    // not need this).
+    include: [
+      '@cornerstonejs/codec-charls/decodewasmjs',
+      '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs',
+      '@cornerstonejs/codec-openjpeg/decodewasmjs',
+      '@cornerstonejs/codec-openjph/wasmjs',
+    ],
+  },
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/dicomweb': 'http://localhost:3000' },

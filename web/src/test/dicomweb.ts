@@ -29,31 +29,6 @@ export function seriesAnswer(studyUid: string, ...series: SeriesFixture[]): Dico
   );
 }
 
-export interface InstanceFixture {
-  sopUid: string;
-  number: number;
-  /** Left out of the answer when undefined, as for single-frame images. */
-  frames?: number;
-}
-
-/** A QIDO-RS answer for `/studies/{study}/series/{series}/instances`. */
-export function instancesAnswer(seriesUid: string, ...instances: InstanceFixture[]): DicomJsonDataset[] {
-  return dicomJsonListSchema.parse(
-    instances.map((item) => ({
-      [DICOM_TAGS.seriesInstanceUid]: attribute('UI', seriesUid),
-      [DICOM_TAGS.sopClassUid]: attribute('UI', '1.2.840.10008.5.1.4.1.1.2'),
-      [DICOM_TAGS.sopInstanceUid]: attribute('UI', item.sopUid),
-      [DICOM_TAGS.instanceNumber]: attribute('IS', item.number),
-      ...(item.frames === undefined ? {} : { [DICOM_TAGS.numberOfFrames]: attribute('IS', item.frames) }),
-    })),
-  );
-}
-
-/** `count` single-frame instances numbered from 1. */
-export function manyInstances(count: number): InstanceFixture[] {
-  return Array.from({ length: count }, (_, index) => ({ sopUid: `9.9.${index + 1}`, number: index + 1 }));
-}
-
 export const answers = {
   dicomJson: (body: DicomJsonDataset[]) =>
     new Response(JSON.stringify(body), {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { dicomwebPath, fetchDicomImage, isNotFound } from './dicomweb';
+import { dicomwebPath, fetchDicomImage, isNotFound } from '../../../lib/dicomweb';
 
 /** A series' thumbnail (WADO-RS …/thumbnail); a 404 means it has no picture (a structured report, say). */
 export function useSeriesThumbnail(studyUid: string, seriesUid: string) {

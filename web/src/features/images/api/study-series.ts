@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { DICOM_TAGS, firstValue } from '@ra/shared';
-import { dicomwebPath, fetchDicomJson, integerValue } from './dicomweb';
+import { dicomwebPath, fetchDicomJson, integerValue } from '../../../lib/dicomweb';
 
 export interface SeriesSummary {
   uid: string;

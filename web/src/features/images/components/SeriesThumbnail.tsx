@@ -1,6 +1,6 @@
 import Spinner from 'react-bootstrap/Spinner';
 import { useObjectUrl } from '../../../lib/use-object-url';
-import { isNotFound } from '../api/dicomweb';
+import { isNotFound } from '../../../lib/dicomweb';
 import type { SeriesSummary } from '../api/study-series';
 import { useSeriesThumbnail } from '../api/series-thumbnail';
 

@@ -1,18 +1,30 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { StudySummary } from '@ra/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useStudySeries } from '../api/study-series';
-import { SeriesImages } from './SeriesImages';
-import { SeriesList } from './SeriesList';
+import { formatShortDate } from '../../../lib/dates';
+import { SeriesList, seriesTitle } from './SeriesList';
 import './study-viewer.css';
+
+// The viewer (Cornerstone3D, its codecs and tools) is its own chunk, fetched when a series opens.
+const DiagnosticViewer = lazy(() => import('../../viewer/components/DiagnosticViewer'));
 
 /**
  * A study's series beside what is being looked at: the study's preview (`children`) until a
- * series is chosen, then that series' images. Until the diagnostic viewer exists.
+ * series is chosen, then that series in the diagnostic viewer.
  */
-export function StudyViewer({ study, children }: { study: StudySummary; children: ReactNode }) {
+export function StudyViewer({
+  study,
+  patientName,
+  children,
+}: {
+  study: StudySummary;
+  /** The archive's name of the patient, for the viewer's overlay. */
+  patientName: string;
+  children: ReactNode;
+}) {
   const studyUid = study.study_instance_uid;
   const series = useStudySeries(studyUid);
   const [currentUid, setCurrentUid] = useState<string | null>(null);
@@ -43,7 +55,24 @@ export function StudyViewer({ study, children }: { study: StudySummary; children
         )}
       </section>
       <div className="col-md-8 col-lg-9">
-        {current ? <SeriesImages key={current.uid} studyUid={studyUid} series={current} /> : children}
+        {current ? (
+          <Suspense fallback={<PageSpinner label="Loading the viewer…" />}>
+            <DiagnosticViewer
+              key={current.uid}
+              studyUid={studyUid}
+              seriesUid={current.uid}
+              modality={current.modality}
+              facts={{
+                patientName,
+                studyDate: study.study_date ? formatShortDate(study.study_date) : '',
+                studyDescription: study.study_description,
+                seriesTitle: `${current.modality} · ${seriesTitle(current)}`,
+              }}
+            />
+          </Suspense>
+        ) : (
+          children
+        )}
       </div>
     </div>
   );

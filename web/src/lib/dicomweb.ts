@@ -1,5 +1,5 @@
 import { dicomJsonListSchema, firstValue, type DicomJsonDataset } from '@ra/shared';
-import { apiBlob, apiRequest, ApiError } from '../../../lib/api-client';
+import { apiBlob, apiRequest, ApiError } from './api-client';
 
 /** Where the server's DICOMweb service (PS3.18) answers for a study, or for one series of it. */
 export function dicomwebPath(studyUid: string, seriesUid?: string): string {

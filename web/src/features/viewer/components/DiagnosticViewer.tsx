@@ -1,0 +1,222 @@
+import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import { useQuery } from '@tanstack/react-query';
+import { utilities as toolUtilities } from '@cornerstonejs/tools';
+import { PageSpinner } from '../../../components/PageSpinner';
+import { loadSeriesStack } from '../cornerstone/series-stack';
+import { setUpCornerstone } from '../cornerstone/setup';
+import { useStackViewport } from '../cornerstone/use-stack-viewport';
+import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
+import { CT_WINDOW_PRESETS, rangeOfWindow, type Window } from '../cornerstone/window-presets';
+import { ShortcutsDialog } from './ShortcutsDialog';
+import { ViewerToolbar } from './ViewerToolbar';
+import { ViewportOverlay, type OverlayFacts } from './ViewportOverlay';
+import './diagnostic-viewer.css';
+
+export interface DiagnosticViewerProps {
+  studyUid: string;
+  seriesUid: string;
+  modality: string;
+  facts: OverlayFacts;
+}
+
+/**
+ * The diagnostic viewer of one series: Cornerstone3D reading our /dicomweb with the user's token.
+ * Window/level, zoom, pan, rotation and flips, stack scrolling by wheel, keys and slider, cine,
+ * and the measurement tools; the corners say what is shown.
+ */
+export default function DiagnosticViewer({ studyUid, seriesUid, modality, facts }: DiagnosticViewerProps) {
+  const setup = useQuery({
+    queryKey: ['viewer', 'setup'],
+    queryFn: () => setUpCornerstone().then(() => true),
+    staleTime: Infinity,
+  });
+  const stack = useQuery({
+    queryKey: ['viewer', 'stack', studyUid, seriesUid],
+    queryFn: ({ signal }) => loadSeriesStack(studyUid, seriesUid, signal),
+    enabled: setup.isSuccess,
+    staleTime: Infinity,
+  });
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const slices = stack.data;
+  const { viewport, state, toolGroupId } = useStackViewport(element, slices);
+  const [tool, setTool] = useState<PrimaryToolId>('window');
+  const [isPlaying, setIsPlaying] = useState(false);
+  const [framesPerSecond, setFramesPerSecond] = useState(15);
+  const [isHelpShown, setIsHelpShown] = useState(false);
+  const count = slices?.length ?? 0;
+
+  const handleTool = useCallback(
+    (id: PrimaryToolId) => {
+      setTool(id);
+      chooseTool(toolGroupId, id);
+    },
+    [toolGroupId],
+  );
+  const goTo = useCallback(
+    (index: number) => {
+      if (viewport && count > 0) {
+        void viewport.setImageIdIndex(Math.min(count - 1, Math.max(0, index)));
+      }
+    },
+    [viewport, count],
+  );
+  const applyWindow = useCallback(
+    (window: Window) => {
+      viewport?.setProperties({ voiRange: rangeOfWindow(window) });
+      viewport?.render();
+    },
+    [viewport],
+  );
+  const handleReset = useCallback(() => {
+    viewport?.resetProperties();
+    viewport?.resetCamera();
+    viewport?.render();
+  }, [viewport]);
+  const handleInvert = useCallback(() => {
+    viewport?.setProperties({ invert: !viewport.getProperties().invert });
+    viewport?.render();
+  }, [viewport]);
+  const handleRotate = useCallback(() => {
+    viewport?.setViewPresentation({ rotation: (viewport.getRotation() + 90) % 360 });
+    viewport?.render();
+  }, [viewport]);
+  const handleFlip = useCallback(
+    (direction: 'flipHorizontal' | 'flipVertical') => {
+      viewport?.setCamera({ [direction]: !viewport.getCamera()[direction] });
+      viewport?.render();
+    },
+    [viewport],
+  );
+
+  // Cine: the stack plays in a loop at the chosen rate.
+  useEffect(() => {
+    if (!element || !viewport || !isPlaying) {
+      return undefined;
+    }
+    toolUtilities.cine.playClip(element, { framesPerSecond, loop: true });
+    return () => toolUtilities.cine.stopClip(element);
+  }, [element, viewport, isPlaying, framesPerSecond]);
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const steps: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
+    const key = event.key;
+    const primary = PRIMARY_TOOLS.find((candidate) => candidate.key === key);
+    const preset =
+      modality === 'CT' ? CT_WINDOW_PRESETS.find((candidate) => candidate.key === key) : undefined;
+    if (key in steps) {
+      goTo(state.index + steps[key]!);
+    } else if (key === 'Home') {
+      goTo(0);
+    } else if (key === 'End') {
+      goTo(count - 1);
+    } else if (key === ' ') {
+      setIsPlaying((playing) => !playing);
+    } else if (key === 'i') {
+      handleInvert();
+    } else if (key === '0') {
+      handleReset();
+    } else if (key === '?') {
+      setIsHelpShown(true);
+    } else if (primary) {
+      handleTool(primary.id);
+    } else if (preset) {
+      applyWindow(preset);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  };
+
+  if (setup.isError || stack.isError) {
+    return (
+      <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
+        <span>This series could not be opened in the viewer.</span>
+        <Button variant="outline-danger" size="sm" onClick={() => void stack.refetch()}>
+          Retry
+        </Button>
+      </Alert>
+    );
+  }
+  if (stack.isPending) {
+    return <PageSpinner label="Opening the series…" />;
+  }
+  if (count === 0) {
+    return <p className="text-body-secondary">This series has no images to show.</p>;
+  }
+  const slice = slices?.[state.index];
+  return (
+    <section className="diagnostic-viewer" aria-label="Diagnostic viewer">
+      <ViewerToolbar
+        tool={tool}
+        onTool={handleTool}
+        presets={modality === 'CT' ? CT_WINDOW_PRESETS : []}
+        onPreset={applyWindow}
+        onInvert={handleInvert}
+        onReset={handleReset}
+        onRotate={handleRotate}
+        onFlip={handleFlip}
+        isPlaying={isPlaying}
+        onPlay={() => setIsPlaying((playing) => !playing)}
+        framesPerSecond={framesPerSecond}
+        onFramesPerSecond={setFramesPerSecond}
+        onHelp={() => setIsHelpShown(true)}
+      />
+      <div
+        className="viewer-stage"
+        tabIndex={0}
+        role="application"
+        aria-roledescription="image viewer"
+        aria-label={`Image ${state.index + 1} of ${count}. Arrow keys change the image; press ? for all shortcuts.`}
+        onKeyDown={handleKeyDown}
+        data-testid="viewer-stage"
+        data-slice={state.index + 1}
+        data-first-image-ms={state.firstImageMs === null ? undefined : Math.round(state.firstImageMs)}
+        // The browser's menu would hide the right-button zoom.
+        onContextMenu={(event) => event.preventDefault()}
+      >
+        <div ref={setElement} className="viewer-viewport" data-testid="viewer-viewport" />
+        <ViewportOverlay
+          facts={facts}
+          slice={slice}
+          index={state.index}
+          count={count}
+          window={state.window}
+          zoom={state.zoom}
+        />
+      </div>
+      <div className="d-flex align-items-center gap-3 mt-2">
+        <label htmlFor="viewer-slice" className="form-label mb-0 text-nowrap">
+          Image {state.index + 1} of {count}
+          {slice && slice.sliceLocation !== null && ` · ${slice.sliceLocation.toFixed(1)} mm`}
+        </label>
+        <input
+          id="viewer-slice"
+          type="range"
+          className="form-range"
+          min={1}
+          max={count}
+          value={state.index + 1}
+          onChange={(event) => goTo(Number(event.target.value) - 1)}
+        />
+      </div>
+      {state.loaded < count && (
+        <div className="mt-2" role="status">
+          <ProgressBar
+            now={state.loaded}
+            max={count}
+            label={`${state.loaded} / ${count}`}
+            visuallyHidden
+            aria-label="Images loaded"
+          />
+          <small className="text-body-secondary">
+            Loaded {state.loaded} of {count} images
+          </small>
+        </div>
+      )}
+      <ShortcutsDialog show={isHelpShown} onClose={() => setIsHelpShown(false)} />
+    </section>
+  );
+}

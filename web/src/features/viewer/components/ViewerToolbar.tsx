@@ -1,0 +1,104 @@
+import Button from 'react-bootstrap/Button';
+import ButtonGroup from 'react-bootstrap/ButtonGroup';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Form from 'react-bootstrap/Form';
+import { PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
+import type { Window, WindowPreset } from '../cornerstone/window-presets';
+
+/** The viewer's commands: the left button's tool, the window presets, the view's transforms, cine. */
+export function ViewerToolbar(props: {
+  tool: PrimaryToolId;
+  onTool: (id: PrimaryToolId) => void;
+  presets: readonly WindowPreset[];
+  onPreset: (window: Window) => void;
+  onInvert: () => void;
+  onReset: () => void;
+  onRotate: () => void;
+  onFlip: (direction: 'flipHorizontal' | 'flipVertical') => void;
+  isPlaying: boolean;
+  onPlay: () => void;
+  framesPerSecond: number;
+  onFramesPerSecond: (value: number) => void;
+  onHelp: () => void;
+}) {
+  return (
+    <div className="btn-toolbar gap-2 mb-2" role="toolbar" aria-label="Viewer tools">
+      <ButtonGroup size="sm" aria-label="Left button tool">
+        {PRIMARY_TOOLS.map((tool) => (
+          <Button
+            key={tool.id}
+            variant={props.tool === tool.id ? 'primary' : 'outline-primary'}
+            aria-pressed={props.tool === tool.id}
+            title={`${tool.label} (${tool.key})`}
+            onClick={() => props.onTool(tool.id)}
+          >
+            {tool.label}
+          </Button>
+        ))}
+      </ButtonGroup>
+      {props.presets.length > 0 && (
+        <Dropdown>
+          <Dropdown.Toggle size="sm" variant="outline-secondary" id="viewer-presets">
+            Window preset
+          </Dropdown.Toggle>
+          <Dropdown.Menu>
+            {props.presets.map((preset) => (
+              <Dropdown.Item key={preset.name} onClick={() => props.onPreset(preset)}>
+                {preset.name} ({preset.key})
+              </Dropdown.Item>
+            ))}
+          </Dropdown.Menu>
+        </Dropdown>
+      )}
+      <ButtonGroup size="sm" aria-label="View">
+        <Button variant="outline-secondary" onClick={props.onInvert} title="Invert (i)">
+          Invert
+        </Button>
+        <Button variant="outline-secondary" onClick={props.onRotate}>
+          Rotate 90°
+        </Button>
+        <Button variant="outline-secondary" onClick={() => props.onFlip('flipHorizontal')}>
+          Flip ↔
+        </Button>
+        <Button variant="outline-secondary" onClick={() => props.onFlip('flipVertical')}>
+          Flip ↕
+        </Button>
+        <Button variant="outline-secondary" onClick={props.onReset} title="Reset (0)">
+          Reset
+        </Button>
+      </ButtonGroup>
+      <div className="d-flex align-items-center gap-1">
+        <Button
+          size="sm"
+          variant={props.isPlaying ? 'secondary' : 'outline-secondary'}
+          aria-pressed={props.isPlaying}
+          onClick={props.onPlay}
+          title="Cine (space)"
+        >
+          {props.isPlaying ? 'Stop cine' : 'Play cine'}
+        </Button>
+        <Form.Label htmlFor="viewer-fps" className="mb-0 small">
+          Frames/s
+        </Form.Label>
+        <Form.Control
+          id="viewer-fps"
+          size="sm"
+          type="number"
+          min={1}
+          max={60}
+          value={props.framesPerSecond}
+          onChange={(event) => {
+            const value = Number(event.target.value);
+            if (Number.isInteger(value) && value >= 1 && value <= 60) {
+              props.onFramesPerSecond(value);
+            }
+          }}
+          style={{ width: '4.5rem' }}
+        />
+      </div>
+      <Button size="sm" variant="outline-secondary" onClick={props.onHelp} aria-label="Keyboard shortcuts">
+        ?
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { StackSlice } from '../cornerstone/series-stack';
+import { formatWindow, type Window } from '../cornerstone/window-presets';
+
+export interface OverlayFacts {
+  patientName: string;
+  studyDate: string;
+  studyDescription: string;
+  seriesTitle: string;
+}
+
+/** What is being looked at, in the viewport's corners, as reading rooms are used to. */
+export function ViewportOverlay({
+  facts,
+  slice,
+  index,
+  count,
+  window,
+  zoom,
+}: {
+  facts: OverlayFacts;
+  slice: StackSlice | undefined;
+  index: number;
+  count: number;
+  window: Window | null;
+  zoom: number;
+}) {
+  return (
+    <div className="viewer-overlay" aria-hidden="true">
+      <div className="viewer-overlay-corner top-left">
+        <div>{facts.patientName}</div>
+        <div>{facts.studyDate}</div>
+        <div>{facts.studyDescription}</div>
+      </div>
+      <div className="viewer-overlay-corner top-right">
+        <div>{facts.seriesTitle}</div>
+      </div>
+      <div className="viewer-overlay-corner bottom-left">
+        <div data-testid="overlay-slice">
+          Im {index + 1} / {count}
+        </div>
+        {slice && slice.sliceLocation !== null && <div>Loc {slice.sliceLocation.toFixed(1)} mm</div>}
+        {slice && slice.frame > 1 && <div>Frame {slice.frame}</div>}
+      </div>
+      <div className="viewer-overlay-corner bottom-right">
+        <div data-testid="overlay-window">{window ? formatWindow(window) : ''}</div>
+        <div>Zoom {zoom.toFixed(2)}×</div>
+      </div>
+    </div>
+  );
+}

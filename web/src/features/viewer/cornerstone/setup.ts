@@ -1,0 +1,66 @@
+import { cache, init as initCore } from '@cornerstonejs/core';
+import { init as initDicomImageLoader } from '@cornerstonejs/dicom-image-loader';
+import {
+  AngleTool,
+  ArrowAnnotateTool,
+  EllipticalROITool,
+  LengthTool,
+  PanTool,
+  PlanarRotateTool,
+  ProbeTool,
+  RectangleROITool,
+  StackScrollTool,
+  WindowLevelTool,
+  ZoomTool,
+  addTool,
+  init as initTools,
+} from '@cornerstonejs/tools';
+import { getAccessToken } from '../../../lib/api-client';
+
+/**
+ * Decoded images kept in memory across viewers: a 500-slice CT at 16 bits is about 260 MB, so
+ * two such series fit, and older images are dropped before the tab runs out of memory.
+ */
+export const IMAGE_CACHE_BYTES = 768 * 1024 ** 2;
+
+/** The tools the viewer offers, registered once. */
+export const VIEWER_TOOLS = [
+  WindowLevelTool,
+  PanTool,
+  ZoomTool,
+  PlanarRotateTool,
+  StackScrollTool,
+  LengthTool,
+  AngleTool,
+  EllipticalROITool,
+  RectangleROITool,
+  ProbeTool,
+  ArrowAnnotateTool,
+] as const;
+
+let ready: Promise<void> | undefined;
+
+/**
+ * Starts Cornerstone once per page: the renderer, the DICOMweb image loader (frames fetched from
+ * our /dicomweb with the signed-in user's bearer token, decoded in web workers) and the tools.
+ */
+export function setUpCornerstone(): Promise<void> {
+  ready ??= Promise.resolve().then(() => {
+    initCore();
+    initDicomImageLoader({
+      // One decoder per spare core: the page itself keeps one.
+      maxWebWorkers: Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1)),
+      // Read per request, so a token refreshed meanwhile is the one sent.
+      beforeSend: (): Record<string, string> => {
+        const token = getAccessToken();
+        return token ? { Authorization: `Bearer ${token}` } : {};
+      },
+    });
+    initTools();
+    for (const tool of VIEWER_TOOLS) {
+      addTool(tool);
+    }
+    cache.setMaxCacheSize(IMAGE_CACHE_BYTES);
+  });
+  return ready;
+}

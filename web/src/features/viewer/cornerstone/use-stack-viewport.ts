@@ -1,0 +1,119 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Enums, RenderingEngine, eventTarget, type StackViewport, type Types } from '@cornerstonejs/core';
+import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
+import type { StackSlice } from './series-stack';
+import { createToolGroup } from './viewer-tools';
+import { windowOfRange, type Window } from './window-presets';
+
+export interface ViewportState {
+  /** 0-based index of the image shown. */
+  index: number;
+  window: Window | null;
+  zoom: number;
+  /** Images of the stack decoded so far (the prefetch's progress). */
+  loaded: number;
+  /** Milliseconds from mounting to the first image drawn; null until then. */
+  firstImageMs: number | null;
+}
+
+/**
+ * A Cornerstone stack viewport in `element` showing `slices`: the middle image first, the rest
+ * prefetched around it; its state (slice, window, zoom, progress) follows the renderer's events.
+ */
+export function useStackViewport(element: HTMLDivElement | null, slices: StackSlice[] | undefined) {
+  const ids = useId().replace(/[^a-zA-Z0-9]/g, '');
+  const renderingEngineId = `engine-${ids}`;
+  const viewportId = `viewport-${ids}`;
+  const toolGroupId = `tools-${ids}`;
+  const mountedAt = useRef(performance.now());
+  const [viewport, setViewport] = useState<StackViewport | null>(null);
+  const [state, setState] = useState<ViewportState>({
+    index: 0,
+    window: null,
+    zoom: 1,
+    loaded: 0,
+    firstImageMs: null,
+  });
+
+  useEffect(() => {
+    if (!element || !slices || slices.length === 0) {
+      return undefined;
+    }
+    const engine = new RenderingEngine(renderingEngineId);
+    engine.enableElement({
+      viewportId,
+      type: Enums.ViewportType.STACK,
+      element,
+      defaultOptions: { background: [0, 0, 0] as Types.Point3 },
+    });
+    const stack = engine.getViewport<StackViewport>(viewportId);
+    createToolGroup(toolGroupId, viewportId, renderingEngineId);
+
+    const imageIds = slices.map((slice) => slice.imageId);
+    const inStack = new Set(imageIds);
+    const loaded = new Set<string>();
+    const middle = Math.floor(imageIds.length / 2);
+
+    const handleNewImage = () => {
+      setState((current) => ({ ...current, index: stack.getCurrentImageIdIndex() }));
+    };
+    const handleVoi = (event: Event) => {
+      const { range } = (event as CustomEvent<{ range: { lower: number; upper: number } }>).detail;
+      setState((current) => ({ ...current, window: windowOfRange(range.lower, range.upper) }));
+    };
+    const handleCamera = () => {
+      setState((current) => ({ ...current, zoom: stack.getZoom() }));
+    };
+    const handleRendered = () => {
+      setState((current) =>
+        current.firstImageMs === null
+          ? { ...current, firstImageMs: performance.now() - mountedAt.current }
+          : current,
+      );
+    };
+    const handleLoaded = (event: Event) => {
+      const { image } = (event as CustomEvent<{ image: { imageId: string } }>).detail;
+      if (inStack.has(image.imageId) && !loaded.has(image.imageId)) {
+        loaded.add(image.imageId);
+        setState((current) => ({ ...current, loaded: loaded.size }));
+      }
+    };
+    element.addEventListener(Enums.Events.STACK_NEW_IMAGE, handleNewImage);
+    element.addEventListener(Enums.Events.VOI_MODIFIED, handleVoi);
+    element.addEventListener(Enums.Events.CAMERA_MODIFIED, handleCamera);
+    element.addEventListener(Enums.Events.IMAGE_RENDERED, handleRendered);
+    eventTarget.addEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
+
+    let isActive = true;
+    void stack.setStack(imageIds, middle).then(() => {
+      if (!isActive) {
+        return;
+      }
+      stack.render();
+      setViewport(stack);
+      handleNewImage();
+      // The rest of the stack is fetched in the background, nearest images first.
+      toolUtilities.stackPrefetch.enable(element);
+    });
+
+    const resize = new ResizeObserver(() => engine.resize(true, false));
+    resize.observe(element);
+
+    return () => {
+      isActive = false;
+      resize.disconnect();
+      toolUtilities.cine.stopClip(element);
+      toolUtilities.stackPrefetch.disable(element);
+      element.removeEventListener(Enums.Events.STACK_NEW_IMAGE, handleNewImage);
+      element.removeEventListener(Enums.Events.VOI_MODIFIED, handleVoi);
+      element.removeEventListener(Enums.Events.CAMERA_MODIFIED, handleCamera);
+      element.removeEventListener(Enums.Events.IMAGE_RENDERED, handleRendered);
+      eventTarget.removeEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
+      ToolGroupManager.destroyToolGroup(toolGroupId);
+      engine.destroy();
+      setViewport(null);
+    };
+  }, [element, slices, renderingEngineId, viewportId, toolGroupId]);
+
+  return { viewport, state, toolGroupId };
+}

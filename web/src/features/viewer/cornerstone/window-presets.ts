@@ -1,0 +1,34 @@
+/** A window: the centre and width of the values shown from black to white, in the modality's units. */
+export interface Window {
+  center: number;
+  width: number;
+}
+
+export interface WindowPreset extends Window {
+  name: string;
+  /** The key that applies it. */
+  key: string;
+}
+
+/** The usual CT windows in Hounsfield units. */
+export const CT_WINDOW_PRESETS: readonly WindowPreset[] = [
+  { name: 'Brain', key: '1', center: 40, width: 80 },
+  { name: 'Lung', key: '2', center: -600, width: 1500 },
+  { name: 'Bone', key: '3', center: 400, width: 1800 },
+  { name: 'Abdomen', key: '4', center: 40, width: 400 },
+];
+
+/** The viewer's window from the renderer's range of values shown (lower and upper bound). */
+export function windowOfRange(lower: number, upper: number): Window {
+  return { center: (lower + upper) / 2, width: upper - lower };
+}
+
+/** The range of values shown for a window (the linear VOI function of PS3.3 C.11.2.1.2, without its half-unit offsets). */
+export function rangeOfWindow({ center, width }: Window): { lower: number; upper: number } {
+  return { lower: center - width / 2, upper: center + width / 2 };
+}
+
+/** The window as the overlay writes it: "W 400 L 40". */
+export function formatWindow({ center, width }: Window): string {
+  return `W ${Math.round(width)} L ${Math.round(center)}`;
+}
