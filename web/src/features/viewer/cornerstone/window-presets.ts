@@ -18,14 +18,19 @@ export const CT_WINDOW_PRESETS: readonly WindowPreset[] = [
   { name: 'Abdomen', key: '4', center: 40, width: 400 },
 ];
 
-/** The viewer's window from the renderer's range of values shown (lower and upper bound). */
+/*
+ * The renderer works with the range of values shown; DICOM's linear VOI function (PS3.3
+ * C.11.2.1.2) maps a window to the range [c - 0.5 - (w - 1) / 2, c - 0.5 + (w - 1) / 2].
+ */
+
+/** The window whose linear VOI function shows `lower`…`upper`. */
 export function windowOfRange(lower: number, upper: number): Window {
-  return { center: (lower + upper) / 2, width: upper - lower };
+  return { center: (lower + upper + 1) / 2, width: upper - lower + 1 };
 }
 
-/** The range of values shown for a window (the linear VOI function of PS3.3 C.11.2.1.2, without its half-unit offsets). */
+/** The range of values a window shows under DICOM's linear VOI function. */
 export function rangeOfWindow({ center, width }: Window): { lower: number; upper: number } {
-  return { lower: center - width / 2, upper: center + width / 2 };
+  return { lower: center - 0.5 - (width - 1) / 2, upper: center - 0.5 + (width - 1) / 2 };
 }
 
 /** The window as the overlay writes it: "W 400 L 40". */

@@ -1,0 +1,143 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  multipartRelatedContentType,
+  newBoundary,
+  writeMultipartRelated,
+} from '../../server/src/modules/dicomweb/multipart-related.js';
+import { ctPhantom, PHANTOM_HU, writeCtPhantom } from '../../server/test/ct-phantom.js';
+import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+
+const SLICES = 40;
+
+/** A physician stores a generated CT phantom of known geometry for the patient by STOW-RS. */
+async function storePhantom(doctor: Page, token: string, patientUid: string) {
+  const phantom = ctPhantom({ slices: SLICES, patientName: 'Endtoend^Erin', birthDate: '19910615' });
+  const files = await writeCtPhantom(await fs.mkdtemp(path.join(os.tmpdir(), 'ra-phantom-')), phantom);
+  const parts = await Promise.all(files.map((file) => fs.readFile(file)));
+  const boundary = newBoundary();
+  const body = await buffer(
+    writeMultipartRelated(
+      Readable.from(parts.map((part) => ({ contentType: 'application/dicom', body: part }))),
+      boundary,
+    ),
+  );
+  const stored = await doctor.request.post(`/dicomweb/studies?patient=${patientUid}`, {
+    headers: { authorization: `Bearer ${token}`, 'content-type': multipartRelatedContentType(boundary) },
+    data: body,
+  });
+  expect(stored.status()).toBe(200);
+  return phantom;
+}
+
+/** The viewport's picture, to tell whether what is drawn changed. */
+function canvasPixels(page: Page): Promise<string> {
+  return page
+    .getByTestId('viewer-viewport')
+    .locator('canvas')
+    .first()
+    .evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
+}
+
+/** The measurement texts the tools draw on the viewport. */
+async function measurementTexts(page: Page): Promise<string> {
+  return (await page.getByTestId('viewer-viewport').locator('svg text').allTextContents()).join(' | ');
+}
+
+async function drag(page: Page, from: [number, number], to: [number, number]) {
+  await page.mouse.move(...from);
+  await page.mouse.down();
+  await page.mouse.move(...to, { steps: 8 });
+  await page.mouse.up();
+}
+
+test('the viewer reads a CT phantom: millimetres and HU are right, the window drags, the stack scrolls and plays', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const patient = await (await browser.newContext({ viewport: { width: 1400, height: 1100 } })).newPage();
+  const doctor = await (await browser.newContext()).newPage();
+  const account = await createPatientAccount(patient);
+  const { token: patientToken } = await signInByApi(patient, account.email, account.password);
+  const { token } = await signInByApi(doctor, 'physician@example.com', DEMO_PASSWORD);
+  await addPatientByApi(doctor, token, account);
+  const me = await patient.request.get('/api/user/me', {
+    headers: { authorization: `Bearer ${patientToken}` },
+  });
+  const phantom = await storePhantom(doctor, token, ((await me.json()) as { uid: string }).uid);
+
+  await patient.goto('/imagelibrary');
+  await patient.getByRole('row').filter({ hasText: 'Study' }).getByText('View', { exact: true }).click();
+  await patient.getByRole('button', { name: /CT · Series 1/ }).click();
+
+  // The middle slice comes first, in the file's window.
+  const stage = patient.getByTestId('viewer-stage');
+  await expect(stage).toHaveAttribute('data-first-image-ms', /^\d+$/, { timeout: 30_000 });
+  test.info().annotations.push({
+    type: 'first image drawn',
+    description: `${await stage.getAttribute('data-first-image-ms')} ms after the viewer mounted`,
+  });
+  const middle = Math.floor(SLICES / 2) + 1;
+  await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im ${middle} / ${SLICES}`);
+  await expect(patient.getByTestId('overlay-window')).toHaveText('W 400 L 40');
+  await expect(patient.getByText(`Loaded ${SLICES} of ${SLICES} images`)).toBeHidden({ timeout: 30_000 });
+
+  // The image fills the viewport's smaller side at zoom 1: so many screen pixels per millimetre.
+  const box = (await patient.getByTestId('viewer-viewport').boundingBox())!;
+  const centre: [number, number] = [box.x + box.width / 2, box.y + box.height / 2];
+  const pixelsPerMm = Math.min(box.width, box.height) / (phantom.columns * phantom.pixelSpacing);
+
+  // A length of 80 mm drawn across the water reads 80 mm.
+  await patient.getByRole('button', { name: 'Length', exact: true }).click();
+  const halfLength = 40 * pixelsPerMm;
+  await drag(
+    patient,
+    [centre[0] - halfLength, centre[1] + 60 * pixelsPerMm],
+    [centre[0] + halfLength, centre[1] + 60 * pixelsPerMm],
+  );
+  await expect.poll(() => measurementTexts(patient)).toMatch(/[\d.]+ mm/);
+  const length = Number(/([\d.]+) mm/.exec(await measurementTexts(patient))![1]);
+  expect(Math.abs(length - 80)).toBeLessThanOrEqual(0.1);
+
+  // An ellipse inside the sphere of the middle slice (drawn from its centre) reads the sphere's HU.
+  await patient.getByRole('button', { name: 'Ellipse', exact: true }).click();
+  const roi = 15 * pixelsPerMm;
+  await drag(patient, centre, [centre[0] + roi, centre[1] + roi]);
+  await expect.poll(() => measurementTexts(patient)).toMatch(/Mean: -?[\d.]+ HU/);
+  const mean = Number(/Mean: (-?[\d.]+) HU/.exec(await measurementTexts(patient))![1]);
+  expect(Math.abs(mean - PHANTOM_HU.sphere)).toBeLessThanOrEqual(1);
+
+  // Dragging with the window tool changes the window and the picture.
+  await patient.getByRole('button', { name: 'Window', exact: true }).click();
+  const before = await canvasPixels(patient);
+  await drag(patient, [centre[0] - 100, centre[1] - 150], [centre[0] + 20, centre[1] - 90]);
+  await expect(patient.getByTestId('overlay-window')).not.toHaveText('W 400 L 40');
+  expect(await canvasPixels(patient)).not.toBe(before);
+
+  // The wheel and the keys move through the stack.
+  await patient.mouse.move(...centre);
+  await patient.mouse.wheel(0, 120);
+  await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im ${middle + 1} / ${SLICES}`);
+  await stage.focus();
+  await patient.keyboard.press('End');
+  await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im ${SLICES} / ${SLICES}`);
+  await patient.keyboard.press('ArrowUp');
+  await expect(stage).toHaveAttribute('data-slice', String(SLICES - 1));
+  await expect(patient.getByRole('slider')).toHaveValue(String(SLICES - 1));
+
+  // Cine plays through the stack until stopped.
+  await patient.getByRole('button', { name: 'Play cine' }).click();
+  const seen = new Set<string>();
+  await expect
+    .poll(async () => {
+      seen.add((await stage.getAttribute('data-slice')) ?? '');
+      return seen.size;
+    })
+    .toBeGreaterThan(3);
+  await patient.getByRole('button', { name: 'Stop cine' }).click();
+  await expect(patient.getByRole('button', { name: 'Play cine' })).toHaveAttribute('aria-pressed', 'false');
+});
