@@ -1,0 +1,78 @@
+import { imageViewPath, PATHS } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { AppError, RuleViolation } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { noteAccess } from '../access/access.policy.js';
+import { auditChange } from '../audit/audit.service.js';
+import { notify } from '../notifications/notifications.service.js';
+import { findPhysicianOf } from '../patients/patients.service.js';
+import * as repo from './images.repository.js';
+
+const UNPAID =
+  'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
+
+export async function updateNote(
+  ctx: AppContext,
+  user: AuthUser,
+  imageId: string,
+  note: string,
+  ip: string,
+): Promise<string> {
+  const access = await noteAccess(ctx, user, imageId);
+  if (access === 'unpaid') {
+    throw new RuleViolation(UNPAID);
+  }
+  const row = access === 'allowed' ? await repo.findImage(ctx.db, imageId) : undefined;
+  if (!row) {
+    throw new AppError('NOT_FOUND');
+  }
+  const isRadiologist = user.role === 'RADIOLOGIST';
+  await ctx.db.transaction(async (tx) => {
+    const { isNew } = await repo.upsertNote(tx, {
+      imageId,
+      authorId: user.id,
+      authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
+      note,
+    });
+    // A physician's note notifies no one; a radiologist's tells the patient and the physician.
+    if (isRadiologist) {
+      await notifyRadiologistNote(tx, row.patientId, imageId, isNew);
+    }
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: row.patientId,
+      action: 'update',
+      recordType: 'note',
+      recordId: imageId,
+      ip,
+    });
+  });
+  return note;
+}
+
+async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: string, isFirst: boolean) {
+  if (!isFirst) {
+    await notify(tx, {
+      userId: patientId,
+      message: 'Your image note has been updated.',
+      to: imageViewPath(imageId),
+    });
+    return;
+  }
+  const physicianId = await findPhysicianOf(tx, patientId);
+  await notify(
+    tx,
+    { userId: patientId, message: 'Your image has a new note.', to: imageViewPath(imageId) },
+    { userId: patientId, message: "Don't forget to rate your radiologist.", to: PATHS.secondOpinion },
+    ...(physicianId
+      ? [
+          {
+            userId: physicianId,
+            message: "A radiologist has added a note to your patient's image.",
+            to: PATHS.patients,
+          },
+        ]
+      : []),
+  );
+}
