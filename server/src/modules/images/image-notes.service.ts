@@ -1,22 +1,52 @@
-import { imageViewPath, PATHS } from '@ra/shared';
+import type { z } from 'zod';
+import {
+  ANNOTATION_MESSAGES,
+  imageViewPath,
+  PATHS,
+  type KeyImage,
+  type updateNoteBodySchema,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { AppError, RuleViolation } from '../../lib/errors.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { noteAccess } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
 import { notify } from '../notifications/notifications.service.js';
 import { findPhysicianOf } from '../patients/patients.service.js';
+import { areFramesOfStudy } from '../studies/study-frames.service.js';
 import * as repo from './images.repository.js';
 
 const UNPAID =
   'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
 
+/** Key images name frames of the item's own study; a raster image has none. */
+async function checkKeyImages(
+  ctx: AppContext,
+  item: { id: string; kind: 'image' | 'study' },
+  keyImages: KeyImage[],
+): Promise<void> {
+  if (keyImages.length === 0) {
+    return;
+  }
+  if (item.kind !== 'study') {
+    throw new InvalidInput('key_images', ANNOTATION_MESSAGES.keyImagesOnImage);
+  }
+  const references = keyImages.map((keyImage) => ({
+    sopInstanceUid: keyImage.sop_instance_uid,
+    frame: keyImage.frame,
+  }));
+  if (!(await areFramesOfStudy(ctx.db, item.id, references))) {
+    throw new InvalidInput('key_images', ANNOTATION_MESSAGES.notInStudy);
+  }
+}
+
+/** Writes the caller's note with its key images, replacing both; returns the note as stored. */
 export async function updateNote(
   ctx: AppContext,
   user: AuthUser,
   imageId: string,
-  note: string,
+  body: z.output<typeof updateNoteBodySchema>,
   ip: string,
 ): Promise<string> {
   const access = await noteAccess(ctx, user, imageId);
@@ -27,13 +57,15 @@ export async function updateNote(
   if (!row) {
     throw new AppError('NOT_FOUND');
   }
+  await checkKeyImages(ctx, row, body.key_images);
   const isRadiologist = user.role === 'RADIOLOGIST';
   await ctx.db.transaction(async (tx) => {
     const { isNew } = await repo.upsertNote(tx, {
       imageId,
       authorId: user.id,
       authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
-      note,
+      note: body.note,
+      keyImages: body.key_images,
     });
     // A physician's note notifies no one; a radiologist's tells the patient and the physician.
     if (isRadiologist) {
@@ -48,7 +80,7 @@ export async function updateNote(
       ip,
     });
   });
-  return note;
+  return body.note;
 }
 
 async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: string, isFirst: boolean) {

@@ -57,13 +57,7 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
       handler: async (request) => ({
         success: true as const,
-        note: await notes.updateNote(
-          ctx,
-          currentUser(request),
-          request.params.uid,
-          request.body.note,
-          request.ip,
-        ),
+        note: await notes.updateNote(ctx, currentUser(request), request.params.uid, request.body, request.ip),
       }),
     });
   }
