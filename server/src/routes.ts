@@ -11,6 +11,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/storage/files.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { imagesRoutes } from './modules/images/images.routes.js';
+import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { Server } from '@tus/server';
 import type Stripe from 'stripe';
@@ -38,6 +39,7 @@ export function registerRoutes(
   filesRoutes(app, ctx);
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
+  annotationsRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
   incomingRoutes(app, ctx, requireUser);
   dicomwebRoutes(app, ctx, requireUser);

@@ -3,6 +3,7 @@ import { LIMITS } from './fields.js';
 import { ROLES } from './roles.js';
 import { newItemFields } from './new-item-fields.js';
 import { ITEM_KINDS, studySummarySchema } from './studies.js';
+import { keyImageSchema, keyImagesField } from './annotations.js';
 
 export const authorSchema = z.object({
   uid: z.uuid(),
@@ -11,6 +12,8 @@ export const authorSchema = z.object({
   note: z.string(),
   /** The recommended radiologist's "<title> <first> <last>", physicians only. */
   recommendation: z.string().nullable(),
+  /** The frames this author's note points to (studies only); empty when none. */
+  key_images: z.array(keyImageSchema),
   updatedAt: z.string(),
 });
 export type Author = z.infer<typeof authorSchema>;
@@ -60,7 +63,11 @@ export type UploadImageBody = z.input<typeof uploadImageBodySchema>;
 
 export const uploadImageResponseSchema = z.object({ success: z.literal(true), uid: z.uuid() });
 
-export const updateNoteBodySchema = z.object({ note: noteField.default('') });
+/** The author's note replaces their stored one whole: an omitted `key_images` stores none, like `note`. */
+export const updateNoteBodySchema = z.object({
+  note: noteField.default(''),
+  key_images: keyImagesField.default([]),
+});
 export type UpdateNoteBody = z.input<typeof updateNoteBodySchema>;
 export const updateNoteResponseSchema = z.object({ success: z.literal(true), note: z.string() });
 

@@ -1,4 +1,5 @@
 export * from './access-history.js';
+export * from './annotations.js';
 export * from './errors.js';
 export * from './fields.js';
 export * from './health.js';

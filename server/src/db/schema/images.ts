@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -11,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { KeyImage } from '@ra/shared';
 import { roleEnum, users } from './users.js';
 
 export const uploadPurpose = pgEnum('upload_purpose', [
@@ -94,6 +96,8 @@ export const imageNotes = pgTable(
     authorRole: roleEnum('author_role').notNull(),
     note: text('note').notNull().default(''),
     recommendationId: uuid('recommendation_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The frames of a study the note points to, each with its window (api-contract §10.4). */
+    keyImages: jsonb('key_images').$type<KeyImage[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -8,3 +8,4 @@ export * from './payments.js';
 export * from './users.js';
 export * from './studies.js';
 export * from './incoming.js';
+export * from './annotations.js';

@@ -8,8 +8,17 @@ import type { AuthUser } from '../../plugins/auth.js';
 import { canRead } from '../access/access.policy.js';
 import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
 
-export type AuditAction = 'read' | 'create' | 'update' | 'download';
-export type AuditRecord = 'patient' | 'image' | 'image-list' | 'note' | 'file' | 'patient-list' | 'profile';
+export type AuditAction = 'read' | 'create' | 'update' | 'delete' | 'download';
+export type AuditRecord =
+  | 'patient'
+  | 'image'
+  | 'image-list'
+  | 'note'
+  | 'file'
+  | 'patient-list'
+  | 'profile'
+  | 'annotation'
+  | 'annotation-list';
 
 export interface AuditEntry {
   actorId: string | null;

@@ -24,6 +24,7 @@ function toAuthor(note: NoteRow): Author {
             first_name: note.recommendedFirstName,
             last_name: note.recommendedLastName ?? '',
           }),
+    key_images: note.keyImages,
     updatedAt: note.updatedAt.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { KeyImage } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, studies, users } from '../../db/schema/index.js';
@@ -118,6 +119,7 @@ export function listNotesOfImages(db: Queryable, imageIds: string[]) {
       authorId: imageNotes.authorId,
       role: imageNotes.authorRole,
       note: imageNotes.note,
+      keyImages: imageNotes.keyImages,
       updatedAt: imageNotes.updatedAt,
       authorTitle: author.title,
       authorFirstName: author.firstName,
@@ -151,6 +153,7 @@ export async function upsertNote(
     authorRole: 'PHYSICIAN' | 'RADIOLOGIST';
     note: string;
     recommendationId?: string | null;
+    keyImages?: KeyImage[];
   },
 ): Promise<{ isNew: boolean }> {
   const [row] = await db
@@ -158,7 +161,7 @@ export async function upsertNote(
     .values(note)
     .onConflictDoUpdate({
       target: [imageNotes.imageId, imageNotes.authorId],
-      set: { note: note.note, updatedAt: new Date() },
+      set: { note: note.note, keyImages: note.keyImages ?? [], updatedAt: new Date() },
     })
     .returning({ createdAt: imageNotes.createdAt, updatedAt: imageNotes.updatedAt });
   return { isNew: row!.createdAt.getTime() === row!.updatedAt.getTime() };
@@ -176,4 +179,19 @@ export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
     .leftJoin(studies, eq(studies.itemId, images.id))
     .where(sql`${images.thumbnailKey} is null and ${studies.previewNote} is null`)
     .limit(limit);
+}
+
+/** The radiologists who have written a note that is not empty (their analysis) on the item. */
+export async function listAnalystIds(db: Queryable, itemId: string): Promise<string[]> {
+  const rows = await db
+    .select({ authorId: imageNotes.authorId })
+    .from(imageNotes)
+    .where(
+      and(
+        eq(imageNotes.imageId, itemId),
+        eq(imageNotes.authorRole, 'RADIOLOGIST'),
+        sql`${imageNotes.note} <> ''`,
+      ),
+    );
+  return rows.map((row) => row.authorId);
 }

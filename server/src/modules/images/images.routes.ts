@@ -12,6 +12,7 @@ import {
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import * as notes from './image-notes.service.js';
 import * as images from './images.service.js';
 
 const uidParams = z.object({ uid: z.string() });
@@ -56,13 +57,7 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
       handler: async (request) => ({
         success: true as const,
-        note: await images.updateNote(
-          ctx,
-          currentUser(request),
-          request.params.uid,
-          request.body.note,
-          request.ip,
-        ),
+        note: await notes.updateNote(ctx, currentUser(request), request.params.uid, request.body, request.ip),
       }),
     });
   }

@@ -1,22 +1,15 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { imageViewPath, PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
+import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
 import type { images } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import {
-  canUploadFor,
-  itemReadFilter,
-  noteAccess,
-  requireListOf,
-  requireRead,
-} from '../access/access.policy.js';
+import { canUploadFor, itemReadFilter, requireListOf, requireRead } from '../access/access.policy.js';
 import { auditChange, auditReads } from '../audit/audit.service.js';
 import { notify } from '../notifications/notifications.service.js';
-import { findPhysicianOf } from '../patients/patients.service.js';
 import { extensionOfMime } from '../storage/file-types.js';
 import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
 import { findRadiologist } from '../users/users.service.js';
@@ -245,72 +238,4 @@ export async function uploadImage(
   // After the commit; the thumbnail sweep catches an image whose job was never queued.
   await ctx.jobs.sendAfterCommit(THUMBNAIL_JOB, { imageId }, { singletonKey: imageId });
   return imageId;
-}
-
-const UNPAID =
-  'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
-
-export async function updateNote(
-  ctx: AppContext,
-  user: AuthUser,
-  imageId: string,
-  note: string,
-  ip: string,
-): Promise<string> {
-  const access = await noteAccess(ctx, user, imageId);
-  if (access === 'unpaid') {
-    throw new RuleViolation(UNPAID);
-  }
-  const row = access === 'allowed' ? await repo.findImage(ctx.db, imageId) : undefined;
-  if (!row) {
-    throw new AppError('NOT_FOUND');
-  }
-  const isRadiologist = user.role === 'RADIOLOGIST';
-  await ctx.db.transaction(async (tx) => {
-    const { isNew } = await repo.upsertNote(tx, {
-      imageId,
-      authorId: user.id,
-      authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
-      note,
-    });
-    // A physician's note notifies no one; a radiologist's tells the patient and the physician.
-    if (isRadiologist) {
-      await notifyRadiologistNote(tx, row.patientId, imageId, isNew);
-    }
-    await auditChange(tx, {
-      actorId: user.id,
-      patientId: row.patientId,
-      action: 'update',
-      recordType: 'note',
-      recordId: imageId,
-      ip,
-    });
-  });
-  return note;
-}
-
-async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: string, isFirst: boolean) {
-  if (!isFirst) {
-    await notify(tx, {
-      userId: patientId,
-      message: 'Your image note has been updated.',
-      to: imageViewPath(imageId),
-    });
-    return;
-  }
-  const physicianId = await findPhysicianOf(tx, patientId);
-  await notify(
-    tx,
-    { userId: patientId, message: 'Your image has a new note.', to: imageViewPath(imageId) },
-    { userId: patientId, message: "Don't forget to rate your radiologist.", to: PATHS.secondOpinion },
-    ...(physicianId
-      ? [
-          {
-            userId: physicianId,
-            message: "A radiologist has added a note to your patient's image.",
-            to: PATHS.patients,
-          },
-        ]
-      : []),
-  );
 }

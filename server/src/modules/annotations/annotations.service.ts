@@ -1,0 +1,175 @@
+import type { z } from 'zod';
+import {
+  ANNOTATION_LIMITS,
+  ANNOTATION_MESSAGES,
+  displayName,
+  type Annotation,
+  type saveAnnotationBodySchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { requireRead } from '../access/access.policy.js';
+import { auditChange, auditReads } from '../audit/audit.service.js';
+import { listAnalystsOf } from '../images/image-notes.service.js';
+import { areFramesOfStudy } from '../studies/study-frames.service.js';
+import * as repo from './annotations.repository.js';
+
+export type SaveAnnotationBody = z.output<typeof saveAnnotationBodySchema>;
+type Item = NonNullable<Awaited<ReturnType<typeof repo.findItem>>>;
+
+/** The item, when the caller may read it (the readers of GET /api/image/{uid}); NOT_FOUND otherwise. */
+async function findReadableItem(ctx: AppContext, user: AuthUser, itemId: string): Promise<Item> {
+  await requireRead(ctx, user, 'image', [itemId]);
+  const item = await repo.findItem(ctx.db, itemId);
+  if (!item) {
+    throw new AppError('NOT_FOUND');
+  }
+  return item;
+}
+
+function toAnnotation(row: repo.AnnotationRow): Annotation {
+  return {
+    uid: row.id,
+    author: {
+      uid: row.authorId,
+      role: row.authorRole,
+      full_name: displayName({
+        title: row.authorTitle,
+        first_name: row.authorFirstName,
+        last_name: row.authorLastName,
+      }),
+    },
+    kind: row.kind,
+    frame:
+      row.seriesInstanceUid !== null && row.sopInstanceUid !== null && row.frame !== null
+        ? {
+            series_instance_uid: row.seriesInstanceUid,
+            sop_instance_uid: row.sopInstanceUid,
+            frame: row.frame,
+          }
+        : null,
+    data: row.data,
+    label: row.label,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The caller's own annotations of the item and, for its patient and physician, those of each
+ * radiologist once their analysis is written. A radiologist's marks are part of the opinion the
+ * patient paid for, shown with it and not while it is in progress; everyone else's stay private
+ * to their author (radiologists never see the physician's, so each opinion stays independent).
+ */
+export async function listAnnotations(
+  ctx: AppContext,
+  user: AuthUser,
+  itemId: string,
+  ip: string,
+): Promise<Annotation[]> {
+  const item = await findReadableItem(ctx, user, itemId);
+  const seesAnalyses = user.role === 'PATIENT' || user.role === 'PHYSICIAN';
+  const analysts = seesAnalyses ? await listAnalystsOf(ctx.db, itemId) : [];
+  const rows = await repo.listAnnotations(ctx.db, itemId, [user.id, ...analysts]);
+  await auditReads(ctx, [
+    {
+      actorId: user.id,
+      patientId: item.patientId,
+      action: 'read',
+      recordType: 'annotation-list',
+      recordId: itemId,
+      ip,
+    },
+  ]);
+  return rows.map(toAnnotation);
+}
+
+/** A study's annotation names one of its frames; a raster image's names none. */
+async function checkFrame(ctx: AppContext, item: Item, frame: SaveAnnotationBody['frame']): Promise<void> {
+  if (item.kind === 'image') {
+    if (frame !== null) {
+      throw new InvalidInput('frame', ANNOTATION_MESSAGES.frameOnImage);
+    }
+    return;
+  }
+  if (frame === null) {
+    throw new InvalidInput('frame', ANNOTATION_MESSAGES.frameRequired);
+  }
+  const reference = {
+    seriesInstanceUid: frame.series_instance_uid,
+    sopInstanceUid: frame.sop_instance_uid,
+    frame: frame.frame,
+  };
+  if (!(await areFramesOfStudy(ctx.db, item.id, [reference]))) {
+    throw new InvalidInput('frame', ANNOTATION_MESSAGES.notInStudy);
+  }
+}
+
+/** Creates or replaces the caller's annotation `annotationId` on the item. */
+export async function saveAnnotation(
+  ctx: AppContext,
+  user: AuthUser,
+  itemId: string,
+  annotationId: string,
+  body: SaveAnnotationBody,
+  ip: string,
+): Promise<Annotation> {
+  const item = await findReadableItem(ctx, user, itemId);
+  await checkFrame(ctx, item, body.frame);
+  await ctx.db.transaction(async (tx) => {
+    await repo.lockAuthorItem(tx, itemId, user.id);
+    const owner = await repo.findOwner(tx, annotationId);
+    // Someone else's id, or the caller's on another item, answers like one that does not exist.
+    if (owner && (owner.authorId !== user.id || owner.itemId !== itemId)) {
+      throw new AppError('NOT_FOUND');
+    }
+    if (!owner && (await repo.countAnnotations(tx, itemId, user.id)) >= ANNOTATION_LIMITS.perAuthorPerItem) {
+      throw new RuleViolation(ANNOTATION_MESSAGES.tooMany);
+    }
+    await repo.upsertAnnotation(tx, {
+      id: annotationId,
+      itemId,
+      authorId: user.id,
+      kind: body.kind,
+      seriesInstanceUid: body.frame?.series_instance_uid ?? null,
+      sopInstanceUid: body.frame?.sop_instance_uid ?? null,
+      frame: body.frame?.frame ?? null,
+      data: body.data,
+      label: body.label,
+    });
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: item.patientId,
+      action: owner ? 'update' : 'create',
+      recordType: 'annotation',
+      recordId: annotationId,
+      ip,
+    });
+  });
+  const saved = await repo.findAnnotation(ctx.db, annotationId);
+  return toAnnotation(saved!);
+}
+
+/** Deletes the caller's own annotation; anyone else's, or none, is NOT_FOUND. */
+export async function deleteAnnotation(
+  ctx: AppContext,
+  user: AuthUser,
+  itemId: string,
+  annotationId: string,
+  ip: string,
+): Promise<void> {
+  const item = await findReadableItem(ctx, user, itemId);
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.deleteAnnotation(tx, annotationId, itemId, user.id))) {
+      throw new AppError('NOT_FOUND');
+    }
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: item.patientId,
+      action: 'delete',
+      recordType: 'annotation',
+      recordId: annotationId,
+      ip,
+    });
+  });
+}

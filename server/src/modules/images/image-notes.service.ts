@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import {
+  ANNOTATION_MESSAGES,
+  imageViewPath,
+  PATHS,
+  type KeyImage,
+  type updateNoteBodySchema,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { noteAccess } from '../access/access.policy.js';
+import { auditChange } from '../audit/audit.service.js';
+import { notify } from '../notifications/notifications.service.js';
+import { findPhysicianOf } from '../patients/patients.service.js';
+import { areFramesOfStudy } from '../studies/study-frames.service.js';
+import * as repo from './images.repository.js';
+
+const UNPAID =
+  'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
+
+/** Key images name frames of the item's own study; a raster image has none. */
+async function checkKeyImages(
+  ctx: AppContext,
+  item: { id: string; kind: 'image' | 'study' },
+  keyImages: KeyImage[],
+): Promise<void> {
+  if (keyImages.length === 0) {
+    return;
+  }
+  if (item.kind !== 'study') {
+    throw new InvalidInput('key_images', ANNOTATION_MESSAGES.keyImagesOnImage);
+  }
+  const references = keyImages.map((keyImage) => ({
+    sopInstanceUid: keyImage.sop_instance_uid,
+    frame: keyImage.frame,
+  }));
+  if (!(await areFramesOfStudy(ctx.db, item.id, references))) {
+    throw new InvalidInput('key_images', ANNOTATION_MESSAGES.notInStudy);
+  }
+}
+
+/** Writes the caller's note with its key images, replacing both; returns the note as stored. */
+export async function updateNote(
+  ctx: AppContext,
+  user: AuthUser,
+  imageId: string,
+  body: z.output<typeof updateNoteBodySchema>,
+  ip: string,
+): Promise<string> {
+  const access = await noteAccess(ctx, user, imageId);
+  if (access === 'unpaid') {
+    throw new RuleViolation(UNPAID);
+  }
+  const row = access === 'allowed' ? await repo.findImage(ctx.db, imageId) : undefined;
+  if (!row) {
+    throw new AppError('NOT_FOUND');
+  }
+  await checkKeyImages(ctx, row, body.key_images);
+  const isRadiologist = user.role === 'RADIOLOGIST';
+  await ctx.db.transaction(async (tx) => {
+    const { isNew } = await repo.upsertNote(tx, {
+      imageId,
+      authorId: user.id,
+      authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
+      note: body.note,
+      keyImages: body.key_images,
+    });
+    // A physician's note notifies no one; a radiologist's tells the patient and the physician.
+    if (isRadiologist) {
+      await notifyRadiologistNote(tx, row.patientId, imageId, isNew);
+    }
+    await auditChange(tx, {
+      actorId: user.id,
+      patientId: row.patientId,
+      action: 'update',
+      recordType: 'note',
+      recordId: imageId,
+      ip,
+    });
+  });
+  return body.note;
+}
+
+async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: string, isFirst: boolean) {
+  if (!isFirst) {
+    await notify(tx, {
+      userId: patientId,
+      message: 'Your image note has been updated.',
+      to: imageViewPath(imageId),
+    });
+    return;
+  }
+  const physicianId = await findPhysicianOf(tx, patientId);
+  await notify(
+    tx,
+    { userId: patientId, message: 'Your image has a new note.', to: imageViewPath(imageId) },
+    { userId: patientId, message: "Don't forget to rate your radiologist.", to: PATHS.secondOpinion },
+    ...(physicianId
+      ? [
+          {
+            userId: physicianId,
+            message: "A radiologist has added a note to your patient's image.",
+            to: PATHS.patients,
+          },
+        ]
+      : []),
+  );
+}
+
+/** The radiologists whose analysis the item has: a note of theirs that is not empty. */
+export function listAnalystsOf(db: Queryable, itemId: string): Promise<string[]> {
+  return repo.listAnalystIds(db, itemId);
+}
