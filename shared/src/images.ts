@@ -63,10 +63,13 @@ export type UploadImageBody = z.input<typeof uploadImageBodySchema>;
 
 export const uploadImageResponseSchema = z.object({ success: z.literal(true), uid: z.uuid() });
 
-/** The author's note replaces their stored one whole: an omitted `key_images` stores none, like `note`. */
+/**
+ * The author's note replaces their stored one; an omitted `key_images` keeps the stored ones, so a
+ * client that edits only the text (the note form) cannot erase the key images chosen in the viewer.
+ */
 export const updateNoteBodySchema = z.object({
   note: noteField.default(''),
-  key_images: keyImagesField.default([]),
+  key_images: keyImagesField.optional(),
 });
 export type UpdateNoteBody = z.input<typeof updateNoteBodySchema>;
 export const updateNoteResponseSchema = z.object({ success: z.literal(true), note: z.string() });

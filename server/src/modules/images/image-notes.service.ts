@@ -24,9 +24,9 @@ const UNPAID =
 async function checkKeyImages(
   ctx: AppContext,
   item: { id: string; kind: 'image' | 'study' },
-  keyImages: KeyImage[],
+  keyImages: KeyImage[] | undefined,
 ): Promise<void> {
-  if (keyImages.length === 0) {
+  if (!keyImages || keyImages.length === 0) {
     return;
   }
   if (item.kind !== 'study') {

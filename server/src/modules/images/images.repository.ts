@@ -161,7 +161,8 @@ export async function upsertNote(
     .values(note)
     .onConflictDoUpdate({
       target: [imageNotes.imageId, imageNotes.authorId],
-      set: { note: note.note, keyImages: note.keyImages ?? [], updatedAt: new Date() },
+      // Without key images, the stored ones stay.
+      set: { note: note.note, ...(note.keyImages && { keyImages: note.keyImages }), updatedAt: new Date() },
     })
     .returning({ createdAt: imageNotes.createdAt, updatedAt: imageNotes.updatedAt });
   return { isNew: row!.createdAt.getTime() === row!.updatedAt.getTime() };

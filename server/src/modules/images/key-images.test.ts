@@ -76,7 +76,7 @@ describe('key images on notes (PATCH /api/image/:uid)', () => {
     expect(await calls.keyImagesOf(people.physician, items.image, people.physician)).toEqual([]);
   });
 
-  it('stores the author’s key images with the note, and an omitted list stores none', async () => {
+  it('stores the author’s key images with the note; an omitted list keeps them, an empty one clears them', async () => {
     const { people, items, uids } = archive;
     const chosen = [
       keyImage(uids.second),
@@ -93,6 +93,13 @@ describe('key images on notes (PATCH /api/image/:uid)', () => {
 
     const textOnly = await calls.patchNote(people.radiologist, items.study, { note: 'Text only.' });
     expect(textOnly.statusCode).toBe(200);
+    expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual(chosen);
+
+    const cleared = await calls.patchNote(people.radiologist, items.study, {
+      note: 'No key images.',
+      key_images: [],
+    });
+    expect(cleared.statusCode).toBe(200);
     expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual([]);
   });
 });
