@@ -13,7 +13,7 @@ import { startOrthanc, type OrthancServer } from '../server/test/orthanc.js';
 import { inParallel, type Image } from '@ra/shared';
 import type { Api } from './lib/api.js';
 
-const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
+export const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
 const STOW_BATCH = 10;
 const STOW_CONCURRENCY = 2;
 const FRAME_PARALLEL = 6;

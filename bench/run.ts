@@ -27,7 +27,8 @@ import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
 import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
-import { dicomFigures, printDicomTable } from './dicom.bench.js';
+import { dicomFigures, printDicomTable, SLICES } from './dicom.bench.js';
+import { printViewerTable, viewerFigures } from './viewer.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -112,6 +113,7 @@ async function dicomFiguresBesideOrthanc(): Promise<void> {
   await patient.signIn('patient@example.com', 'demo-password');
   const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
   printDicomTable(await dicomFigures(physician, patientUid, path.join(workDir, 'dicom')));
+  printViewerTable(await viewerFigures(patient, patientUid, SLICES));
   await stopServer(base);
 }
 

@@ -111,6 +111,22 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   const mean = Number(/Mean: (-?[\d.]+) HU/.exec(await measurementTexts(patient))![1]);
   expect(Math.abs(mean - PHANTOM_HU.sphere)).toBeLessThanOrEqual(1);
 
+  // Both are saved as the patient's own annotations, in the frame's pixels.
+  await expect(patient.getByTestId('annotation-status')).toHaveText('Your measurements are saved.');
+  const item = new URL(patient.url()).searchParams.get('image')!;
+  const listed = await patient.request.get(`/api/image/${item}/annotations`, {
+    headers: { authorization: `Bearer ${patientToken}` },
+  });
+  const { annotations } = (await listed.json()) as {
+    annotations: { kind: string; frame: { frame: number }; data: { points: [number, number][] } }[];
+  };
+  expect(annotations.map((annotation) => annotation.kind).sort()).toEqual(['ellipse', 'length']);
+  const line = annotations.find((annotation) => annotation.kind === 'length')!;
+  const [[x1, y1], [x2, y2]] = line.data.points as [[number, number], [number, number]];
+  // 80 mm at 0.5 mm a pixel, 60 mm below the centre of the 512-pixel frame.
+  expect(Math.abs(Math.hypot(x2 - x1, y2 - y1) - 160)).toBeLessThan(0.2);
+  expect(Math.abs(y1 - (256 + 120))).toBeLessThan(1);
+
   // Dragging with the window tool changes the window and the picture.
   await patient.getByRole('button', { name: 'Window', exact: true }).click();
   const before = await canvasPixels(patient);
@@ -140,4 +156,10 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
     .toBeGreaterThan(3);
   await patient.getByRole('button', { name: 'Stop cine' }).click();
   await expect(patient.getByRole('button', { name: 'Play cine' })).toHaveAttribute('aria-pressed', 'false');
+
+  // The measurements come back with the page.
+  await patient.reload();
+  await patient.getByRole('button', { name: /CT · Series 1/ }).click();
+  await expect.poll(() => measurementTexts(patient)).toContain(`${length.toFixed(1)} mm`);
+  await expect.poll(() => measurementTexts(patient)).toMatch(/Mean: 100(\.0)? HU/);
 });

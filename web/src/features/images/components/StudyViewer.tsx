@@ -16,10 +16,12 @@ const DiagnosticViewer = lazy(() => import('../../viewer/components/DiagnosticVi
  * series is chosen, then that series in the diagnostic viewer.
  */
 export function StudyViewer({
+  itemUid,
   study,
   patientName,
   children,
 }: {
+  itemUid: string;
   study: StudySummary;
   /** The archive's name of the patient, for the viewer's overlay. */
   patientName: string;
@@ -59,6 +61,7 @@ export function StudyViewer({
           <Suspense fallback={<PageSpinner label="Loading the viewer…" />}>
             <DiagnosticViewer
               key={current.uid}
+              itemUid={itemUid}
               studyUid={studyUid}
               seriesUid={current.uid}
               modality={current.modality}

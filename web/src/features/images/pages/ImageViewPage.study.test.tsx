@@ -187,6 +187,7 @@ describe('ImageViewPage for a study', () => {
     // The viewer takes the preview's place.
     expect(screen.queryByRole('img', { name: 'Medical image of Paula Patient' })).not.toBeInTheDocument();
     expect(viewerProps()).toEqual({
+      itemUid: UID,
       studyUid: STUDY,
       seriesUid: CT.uid,
       modality: 'CT',

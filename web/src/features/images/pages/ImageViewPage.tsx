@@ -62,7 +62,12 @@ export function ImageViewPage() {
         <>
           <StudyFacts study={data.study} isCompact={false} className="mb-2" />
           <PatientInFiles study={data.study} className="mb-3" />
-          <StudyViewer key={data.uid} study={data.study} patientName={`${data.first_name} ${data.last_name}`}>
+          <StudyViewer
+            key={data.uid}
+            itemUid={data.uid}
+            study={data.study}
+            patientName={`${data.first_name} ${data.last_name}`}
+          >
             <ImageStage image={data} />
           </StudyViewer>
         </>

@@ -4,18 +4,23 @@ import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useQuery } from '@tanstack/react-query';
 import { utilities as toolUtilities } from '@cornerstonejs/tools';
+import { useAuth } from '../../../app/auth/auth-context';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { loadSeriesStack } from '../cornerstone/series-stack';
 import { setUpCornerstone } from '../cornerstone/setup';
+import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, rangeOfWindow, type Window } from '../cornerstone/window-presets';
+import { AnnotationStatus } from './AnnotationStatus';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { ViewerToolbar } from './ViewerToolbar';
 import { ViewportOverlay, type OverlayFacts } from './ViewportOverlay';
 import './diagnostic-viewer.css';
 
 export interface DiagnosticViewerProps {
+  /** The archive item (the study) the annotations belong to. */
+  itemUid: string;
   studyUid: string;
   seriesUid: string;
   modality: string;
@@ -27,7 +32,14 @@ export interface DiagnosticViewerProps {
  * Window/level, zoom, pan, rotation and flips, stack scrolling by wheel, keys and slider, cine,
  * and the measurement tools; the corners say what is shown.
  */
-export default function DiagnosticViewer({ studyUid, seriesUid, modality, facts }: DiagnosticViewerProps) {
+export default function DiagnosticViewer({
+  itemUid,
+  studyUid,
+  seriesUid,
+  modality,
+  facts,
+}: DiagnosticViewerProps) {
+  const { user } = useAuth();
   const setup = useQuery({
     queryKey: ['viewer', 'setup'],
     queryFn: () => setUpCornerstone().then(() => true),
@@ -42,6 +54,7 @@ export default function DiagnosticViewer({ studyUid, seriesUid, modality, facts 
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   const slices = stack.data;
   const { viewport, state, toolGroupId } = useStackViewport(element, slices);
+  const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
   const [tool, setTool] = useState<PrimaryToolId>('window');
   const [isPlaying, setIsPlaying] = useState(false);
   const [framesPerSecond, setFramesPerSecond] = useState(15);
@@ -118,6 +131,10 @@ export default function DiagnosticViewer({ studyUid, seriesUid, modality, facts 
       handleInvert();
     } else if (key === '0') {
       handleReset();
+    } else if (key === 'Delete' || key === 'Backspace') {
+      if (removeSelectedAnnotations() > 0) {
+        viewport?.render();
+      }
     } else if (key === '?') {
       setIsHelpShown(true);
     } else if (primary) {
@@ -202,8 +219,9 @@ export default function DiagnosticViewer({ studyUid, seriesUid, modality, facts 
           onChange={(event) => goTo(Number(event.target.value) - 1)}
         />
       </div>
+      <AnnotationStatus status={annotations.status} isLoadFailed={annotations.isLoadFailed} />
       {state.loaded < count && (
-        <div className="mt-2" role="status">
+        <div className="mt-2" role="status" data-testid="viewer-progress">
           <ProgressBar
             now={state.loaded}
             max={count}

@@ -13,6 +13,7 @@ const SHORTCUTS: readonly (readonly [string, string])[] = [
   ['Left drag', 'The chosen tool'],
   ['Middle drag', 'Pan'],
   ['Right drag', 'Zoom'],
+  ['Delete', 'Delete the selected measurement (your own)'],
   ['?', 'This list'],
   ...PRIMARY_TOOLS.map((tool) => [tool.key, `${tool.label} tool`] as const),
   ...CT_WINDOW_PRESETS.map((preset) => [preset.key, `${preset.name} window (CT)`] as const),

@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'react';
+import { eventTarget, type StackViewport } from '@cornerstonejs/core';
+import { annotation as annotationState, Enums as ToolEnums } from '@cornerstonejs/tools';
+import type { Annotation, SaveAnnotationBody } from '@ra/shared';
+import { deleteAnnotation, saveAnnotation, useAnnotations } from '../api/annotations';
+import { showStored, toStored, type ToolAnnotation } from './annotation-sync';
+import type { StackSlice } from './slice-order';
+
+/** Changes made by dragging arrive many times a second; the last one of a pause is saved. */
+const SAVE_DELAY_MS = 400;
+
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
+
+function bodyOf(item: Annotation): SaveAnnotationBody {
+  return { kind: item.kind, frame: item.frame, data: item.data, label: item.label };
+}
+
+/**
+ * Keeps the viewer's measurements and the server's annotations of the item in step: the stored
+ * ones are drawn when the stack opens (other authors' locked), and the user's own are saved when
+ * drawn or moved and deleted when removed.
+ */
+export function useAnnotationSync(options: {
+  itemUid: string;
+  seriesUid: string;
+  slices: StackSlice[] | undefined;
+  viewport: StackViewport | null;
+  myUid: string | undefined;
+}) {
+  const { itemUid, seriesUid, slices, viewport, myUid } = options;
+  const stored = useAnnotations(itemUid);
+  const [status, setStatus] = useState<SaveStatus>('idle');
+  /** What the server holds of each of the user's annotations (as its body's JSON). */
+  const saved = useRef(new Map<string, string>());
+  /** Annotations of other authors: shown, never saved. */
+  const others = useRef(new Set<string>());
+
+  useEffect(() => {
+    if (!viewport || !slices || !stored.data) {
+      return;
+    }
+    for (const item of stored.data) {
+      if (item.author.uid === myUid) {
+        saved.current.set(item.uid, JSON.stringify(bodyOf(item)));
+      } else {
+        others.current.add(item.uid);
+      }
+    }
+    showStored(stored.data, slices, viewport, (item) => item.author.uid === myUid);
+    viewport.render();
+  }, [viewport, slices, stored.data, myUid]);
+
+  useEffect(() => {
+    if (!viewport || !slices) {
+      return undefined;
+    }
+    const sliceOf = new Map(slices.map((slice) => [slice.imageId, slice]));
+    const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    let pending = 0;
+    const track = (work: Promise<unknown>) => {
+      pending += 1;
+      setStatus('saving');
+      work.then(
+        () => {
+          pending -= 1;
+          // Saved once nothing is on its way nor waiting for the pause to end.
+          if (pending === 0 && timers.size === 0) {
+            setStatus('saved');
+          }
+        },
+        () => {
+          pending -= 1;
+          setStatus('failed');
+        },
+      );
+    };
+    const handleChange = (event: Event) => {
+      const drawn = (event as CustomEvent<{ annotation: ToolAnnotation }>).detail.annotation;
+      const uid = drawn.annotationUID;
+      if (!uid || others.current.has(uid) || drawn.isLocked) {
+        return;
+      }
+      const body = toStored(drawn, seriesUid, sliceOf);
+      if (!body || saved.current.get(uid) === JSON.stringify(body)) {
+        return;
+      }
+      clearTimeout(timers.get(uid));
+      setStatus('saving');
+      timers.set(
+        uid,
+        setTimeout(() => {
+          timers.delete(uid);
+          const json = JSON.stringify(body);
+          track(saveAnnotation(itemUid, uid, body).then(() => saved.current.set(uid, json)));
+        }, SAVE_DELAY_MS),
+      );
+    };
+    const handleRemoved = (event: Event) => {
+      const uid = (event as CustomEvent<{ annotation: ToolAnnotation }>).detail.annotation.annotationUID;
+      if (!uid || others.current.has(uid)) {
+        return;
+      }
+      clearTimeout(timers.get(uid));
+      timers.delete(uid);
+      if (saved.current.has(uid)) {
+        track(deleteAnnotation(itemUid, uid).then(() => saved.current.delete(uid)));
+      }
+    };
+    const { Events } = ToolEnums;
+    eventTarget.addEventListener(Events.ANNOTATION_COMPLETED, handleChange);
+    eventTarget.addEventListener(Events.ANNOTATION_MODIFIED, handleChange);
+    eventTarget.addEventListener(Events.ANNOTATION_REMOVED, handleRemoved);
+    return () => {
+      eventTarget.removeEventListener(Events.ANNOTATION_COMPLETED, handleChange);
+      eventTarget.removeEventListener(Events.ANNOTATION_MODIFIED, handleChange);
+      eventTarget.removeEventListener(Events.ANNOTATION_REMOVED, handleRemoved);
+      // Changes still waiting are saved now rather than lost with the viewer.
+      for (const [uid, timer] of timers) {
+        clearTimeout(timer);
+        const drawn = annotationState.state.getAnnotation(uid) as ToolAnnotation | undefined;
+        const body = drawn && toStored(drawn, seriesUid, sliceOf);
+        if (body) {
+          void saveAnnotation(itemUid, uid, body);
+        }
+      }
+      // Drawn again from the server when the stack opens next; removing them here is not deleting.
+      for (const drawn of annotationState.state.getAllAnnotations()) {
+        const imageId = drawn.metadata?.referencedImageId;
+        if (imageId && sliceOf.has(imageId)) {
+          annotationState.state.removeAnnotation(drawn.annotationUID!);
+        }
+      }
+    };
+  }, [viewport, slices, itemUid, seriesUid]);
+
+  return { status, isLoadFailed: stored.isError };
+}
+
+/** Removes the selected annotations the user may edit (the Delete key). */
+export function removeSelectedAnnotations(): number {
+  let removed = 0;
+  for (const uid of annotationState.selection.getAnnotationsSelected()) {
+    if (!annotationState.locking.isAnnotationLocked(uid)) {
+      annotationState.state.removeAnnotation(uid);
+      removed += 1;
+    }
+  }
+  return removed;
+}
