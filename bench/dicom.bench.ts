@@ -242,6 +242,22 @@ async function orthancFolderToPreview(orthanc: OrthancServer, files: string[], s
   }
 }
 
+/** Stores a phantom study for the patient by STOW-RS, for figures that need one (the viewer's). */
+export async function storePhantomStudy(physician: Api, patientUid: string, workDir: string): Promise<void> {
+  const phantom = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
+  const written = await writeCtPhantom(path.join(workDir, 'viewer'), phantom);
+  const files = await Promise.all(written.map((file) => fs.readFile(file)));
+  await stowRate(
+    {
+      name: 'ours',
+      root: `${physician.base}/dicomweb`,
+      headers: { authorization: physician.authorization },
+      stowQuery: `?patient=${patientUid}`,
+    },
+    files,
+  );
+}
+
 export async function dicomFigures(
   physician: Api,
   patientUid: string,

@@ -3,7 +3,8 @@
  * server, measures each figure the issues ask for, and prints them as tables; then the same
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
- * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres` or `BENCH_ONLY=dicom` runs one part.
+ * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom` or `BENCH_ONLY=viewer` (the
+ * viewer alone) runs one part.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +28,7 @@ import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
 import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
-import { dicomFigures, printDicomTable, SLICES } from './dicom.bench.js';
+import { dicomFigures, printDicomTable, SLICES, storePhantomStudy } from './dicom.bench.js';
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
 
 const only = process.env.BENCH_ONLY;
@@ -103,8 +104,11 @@ async function postgresFigures(bareBase: string): Promise<void> {
   console.log(`\n${await explainLists(database, accounts)}`);
 }
 
-/** On its own embedded database, so the archive the other figures filled does not weigh on it. */
-async function dicomFiguresBesideOrthanc(): Promise<void> {
+/**
+ * On its own embedded database, so the archive the other figures filled does not weigh on it.
+ * The viewer opens one of the studies stored beside Orthanc; alone, it stores one first.
+ */
+async function dicomFiguresBesideOrthanc(withOrthanc: boolean): Promise<void> {
   const dicomDataDir = path.join(dataDir, 'dicom');
   const base = await startAppServer(dicomDataDir);
   const physician = new Api(base);
@@ -112,13 +116,17 @@ async function dicomFiguresBesideOrthanc(): Promise<void> {
   const patient = new Api(base);
   await patient.signIn('patient@example.com', 'demo-password');
   const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
-  printDicomTable(await dicomFigures(physician, patientUid, path.join(workDir, 'dicom')));
+  if (withOrthanc) {
+    printDicomTable(await dicomFigures(physician, patientUid, path.join(workDir, 'dicom')));
+  } else {
+    await storePhantomStudy(physician, patientUid, workDir);
+  }
   printViewerTable(await viewerFigures(patient, patientUid, SLICES));
   await stopServer(base);
 }
 
 try {
-  if (only !== 'dicom') {
+  if (only !== 'dicom' && only !== 'viewer') {
     const bareBase = await startBareServer();
     if (only !== 'postgres') {
       const base = await startAppServer(dataDir);
@@ -131,8 +139,8 @@ try {
     }
     await stopServer(bareBase);
   }
-  if (only === undefined || only === 'dicom') {
-    await dicomFiguresBesideOrthanc();
+  if (only === undefined || only === 'dicom' || only === 'viewer') {
+    await dicomFiguresBesideOrthanc(only !== 'viewer');
   }
 } finally {
   await stopServers();

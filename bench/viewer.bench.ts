@@ -21,7 +21,7 @@ const STEP_THROUGH_STACK = `(async () => {
     const before = stage.getAttribute('data-slice');
     stage.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
     while (stage.getAttribute('data-slice') === before) {
-      await new Promise((resolve) => requestAnimationFrame(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
   return performance.now() - begin;

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { dicomJsonListSchema, firstValue, type DicomJsonDataset } from '@ra/shared';
 import { apiBlob, apiRequest, ApiError } from './api-client';
 
@@ -23,6 +24,18 @@ export async function fetchDicomImage(path: string, signal?: AbortSignal): Promi
     throw new Error(`${path} did not answer with an image`);
   }
   return blob;
+}
+
+/**
+ * A series' metadata (WADO-RS, every instance's attributes): fetched by the study page as soon as a
+ * series may be opened, and read by the viewer from the same cache.
+ */
+export function seriesMetadataQuery(studyUid: string, seriesUid: string) {
+  return queryOptions({
+    queryKey: ['dicomweb', 'metadata', studyUid, seriesUid],
+    queryFn: ({ signal }) => fetchDicomJson(`${dicomwebPath(studyUid, seriesUid)}/metadata`, signal),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** An integer attribute (IS, US…), which DICOM JSON may give as a number or a string; null when absent. */

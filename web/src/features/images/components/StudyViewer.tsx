@@ -1,15 +1,18 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { StudySummary } from '@ra/shared';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
+import { seriesMetadataQuery } from '../../../lib/dicomweb';
 import { SeriesList, seriesTitle } from './SeriesList';
 import './study-viewer.css';
 
-// The viewer (Cornerstone3D, its codecs and tools) is its own chunk, fetched when a series opens.
-const DiagnosticViewer = lazy(() => import('../../viewer/components/DiagnosticViewer'));
+// The viewer (Cornerstone3D, its codecs and tools) is its own chunk, fetched only by study pages.
+const loadViewer = () => import('../../viewer/components/DiagnosticViewer');
+const DiagnosticViewer = lazy(loadViewer);
 
 /**
  * A study's series beside what is being looked at: the study's preview (`children`) until a
@@ -31,6 +34,20 @@ export function StudyViewer({
   const series = useStudySeries(studyUid);
   const [currentUid, setCurrentUid] = useState<string | null>(null);
   const current = series.data?.find((item) => item.uid === currentUid);
+  const queryClient = useQueryClient();
+  const firstUid = series.data?.[0]?.uid;
+  // Once the series are listed, the viewer's chunk and the first series' metadata come while the
+  // user chooses one, so opening a series waits only for its images.
+  useEffect(() => {
+    if (firstUid) {
+      void loadViewer().then((viewer) => viewer.prepareViewer());
+      void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, firstUid));
+    }
+  }, [firstUid, studyUid, queryClient]);
+  const handleChoose = (uid: string) => {
+    void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, uid));
+    setCurrentUid(uid);
+  };
   return (
     <div className="row g-3">
       <section className="col-md-4 col-lg-3" aria-labelledby="study-series-title">
@@ -52,7 +69,7 @@ export function StudyViewer({
             studyUid={studyUid}
             series={series.data}
             currentUid={currentUid}
-            onChoose={setCurrentUid}
+            onChoose={handleChoose}
           />
         )}
       </section>

@@ -11,6 +11,7 @@ import { ImageViewPage } from './ImageViewPage';
 // The viewer draws with WebGL, which jsdom lacks; the end-to-end tests drive the real one in
 // Chromium. Here a stand-in shows what the page hands it.
 vi.mock('../../viewer/components/DiagnosticViewer', () => ({
+  prepareViewer: () => Promise.resolve(),
   default: (props: DiagnosticViewerProps) => (
     <output data-testid="viewer-stand-in">{JSON.stringify(props)}</output>
   ),

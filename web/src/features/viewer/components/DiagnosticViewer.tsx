@@ -2,11 +2,12 @@ import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { utilities as toolUtilities } from '@cornerstonejs/tools';
 import { useAuth } from '../../../app/auth/auth-context';
 import { PageSpinner } from '../../../components/PageSpinner';
-import { loadSeriesStack } from '../cornerstone/series-stack';
+import { seriesMetadataQuery } from '../../../lib/dicomweb';
+import { registerSeriesStack } from '../cornerstone/series-stack';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
@@ -17,6 +18,11 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { ViewerToolbar } from './ViewerToolbar';
 import { ViewportOverlay, type OverlayFacts } from './ViewportOverlay';
 import './diagnostic-viewer.css';
+
+/** Starts the renderer and the decoders ahead of the first series opened. */
+export function prepareViewer(): Promise<void> {
+  return setUpCornerstone();
+}
 
 export interface DiagnosticViewerProps {
   /** The archive item (the study) the annotations belong to. */
@@ -40,15 +46,17 @@ export default function DiagnosticViewer({
   facts,
 }: DiagnosticViewerProps) {
   const { user } = useAuth();
-  const setup = useQuery({
-    queryKey: ['viewer', 'setup'],
-    queryFn: () => setUpCornerstone().then(() => true),
-    staleTime: Infinity,
-  });
+  const queryClient = useQueryClient();
+  // The renderer starts while the metadata arrives (the study page may have fetched it already).
   const stack = useQuery({
     queryKey: ['viewer', 'stack', studyUid, seriesUid],
-    queryFn: ({ signal }) => loadSeriesStack(studyUid, seriesUid, signal),
-    enabled: setup.isSuccess,
+    queryFn: async () => {
+      const [datasets] = await Promise.all([
+        queryClient.fetchQuery(seriesMetadataQuery(studyUid, seriesUid)),
+        setUpCornerstone(),
+      ]);
+      return registerSeriesStack(studyUid, seriesUid, datasets);
+    },
     staleTime: Infinity,
   });
   const [element, setElement] = useState<HTMLDivElement | null>(null);
@@ -147,7 +155,7 @@ export default function DiagnosticViewer({
     event.preventDefault();
   };
 
-  if (setup.isError || stack.isError) {
+  if (stack.isError) {
     return (
       <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
         <span>This series could not be opened in the viewer.</span>

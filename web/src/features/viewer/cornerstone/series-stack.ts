@@ -1,22 +1,20 @@
 import { wadors } from '@cornerstonejs/dicom-image-loader';
-import { DICOM_TAGS, firstValue } from '@ra/shared';
-import { dicomwebPath, fetchDicomJson } from '../../../lib/dicomweb';
+import { DICOM_TAGS, firstValue, type DicomJsonDataset } from '@ra/shared';
+import { dicomwebPath } from '../../../lib/dicomweb';
 import { orderSlices, type StackSlice } from './slice-order';
 
 export type { StackSlice };
 
 /**
- * A series as a stack for the viewer: its metadata read once from WADO-RS (served from the
- * database), handed to the image loader so that no frame request re-reads it.
+ * A series as a stack for the viewer: its metadata (read once from WADO-RS, served from the
+ * database) handed to the image loader, so that no frame request re-reads it.
  */
-export async function loadSeriesStack(
+export function registerSeriesStack(
   studyUid: string,
   seriesUid: string,
-  signal?: AbortSignal,
-): Promise<StackSlice[]> {
-  const seriesPath = dicomwebPath(studyUid, seriesUid);
-  const datasets = await fetchDicomJson(`${seriesPath}/metadata`, signal);
-  const root = `${window.location.origin}${seriesPath}`;
+  datasets: DicomJsonDataset[],
+): StackSlice[] {
+  const root = `${window.location.origin}${dicomwebPath(studyUid, seriesUid)}`;
   const slices = orderSlices(
     datasets,
     (sop, frame) => `wadors:${root}/instances/${encodeURIComponent(sop)}/frames/${frame}`,
