@@ -170,3 +170,18 @@ export function annotationCalls(t: TestApp) {
 export function frameOf(uids: AnnotatedArchive['uids'], sop = uids.first, frame = 1, series = uids.series) {
   return { series_instance_uid: series, sop_instance_uid: sop, frame };
 }
+
+/** A length on the study's first frame, as a PUT body; `overrides` replace its fields. */
+export function lengthOnStudy(uids: AnnotatedArchive['uids'], overrides: Record<string, unknown> = {}) {
+  return {
+    kind: 'length',
+    frame: frameOf(uids),
+    data: {
+      points: [
+        [10, 20],
+        [30, 40.5],
+      ],
+    },
+    ...overrides,
+  };
+}

@@ -7,6 +7,7 @@ import { newUid } from '../../../test/dicom-files.js';
 import {
   annotationCalls,
   frameOf,
+  lengthOnStudy,
   setUpAnnotatedArchive,
   type AnnotatedArchive,
 } from '../../../test/annotated-archive.js';
@@ -25,17 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const studyMark = (overrides: Record<string, unknown> = {}) => ({
-  kind: 'length',
-  frame: frameOf(archive.uids),
-  data: {
-    points: [
-      [10, 20],
-      [30, 40.5],
-    ],
-  },
-  ...overrides,
-});
+const studyMark = (overrides: Record<string, unknown> = {}) => lengthOnStudy(archive.uids, overrides);
 const rowsOf = (uid: string) => t.database.db.select().from(annotations).where(eq(annotations.id, uid));
 const points = (...list: unknown[]) => ({ points: list });
 const COORDINATES = 'Point coordinates must be numbers from -100000 to 100000.';

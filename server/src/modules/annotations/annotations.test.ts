@@ -8,6 +8,7 @@ import {
   addInvoice,
   annotationCalls,
   frameOf,
+  lengthOnStudy,
   setUpAnnotatedArchive,
   signedIn,
   uploadImageFor,
@@ -26,17 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const studyMark = (overrides: Record<string, unknown> = {}) => ({
-  kind: 'length',
-  frame: frameOf(archive.uids),
-  data: {
-    points: [
-      [10, 20],
-      [30, 40.5],
-    ],
-  },
-  ...overrides,
-});
+const studyMark = (overrides: Record<string, unknown> = {}) => lengthOnStudy(archive.uids, overrides);
 const imageMark = (overrides: Record<string, unknown> = {}) => ({
   kind: 'probe',
   frame: null,
