@@ -1,4 +1,4 @@
-import { cache, init as initCore } from '@cornerstonejs/core';
+import { cache, init as initCore, setUseCPURendering } from '@cornerstonejs/core';
 import { init as initDicomImageLoader } from '@cornerstonejs/dicom-image-loader';
 import {
   AngleTool,
@@ -41,12 +41,33 @@ export const VIEWER_TOOLS = [
 let ready: Promise<void> | undefined;
 
 /**
+ * Whether WebGL here is drawn by the processor (SwiftShader, llvmpipe: no GPU, or a GPU the
+ * browser refuses). Copying every frame out of such a context costs more than drawing a slice
+ * with the canvas directly, so the viewer then draws on the processor.
+ */
+export function hasSoftwareWebGl(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) {
+    return true;
+  }
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(
+    info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER),
+  );
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|software/i.test(renderer);
+}
+
+/**
  * Starts Cornerstone once per page: the renderer, the DICOMweb image loader (frames fetched from
  * our /dicomweb with the signed-in user's bearer token, decoded in web workers) and the tools.
  */
 export function setUpCornerstone(): Promise<void> {
   ready ??= Promise.resolve().then(() => {
     initCore();
+    if (hasSoftwareWebGl()) {
+      setUseCPURendering(true);
+    }
     initDicomImageLoader({
       // One decoder per spare core: the page itself keeps one.
       maxWebWorkers: Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1)),

@@ -57,14 +57,26 @@ export function useStackViewport(element: HTMLDivElement | null, slices: StackSl
     const handleNewImage = () => {
       setState((current) => ({ ...current, index: stack.getCurrentImageIdIndex() }));
     };
+    const showRange = (range: { lower: number; upper: number } | undefined) => {
+      if (!range) {
+        return;
+      }
+      const window = windowOfRange(range.lower, range.upper);
+      setState((current) =>
+        current.window?.center === window.center && current.window.width === window.width
+          ? current
+          : { ...current, window },
+      );
+    };
     const handleVoi = (event: Event) => {
-      const { range } = (event as CustomEvent<{ range: { lower: number; upper: number } }>).detail;
-      setState((current) => ({ ...current, window: windowOfRange(range.lower, range.upper) }));
+      showRange((event as CustomEvent<{ range: { lower: number; upper: number } }>).detail.range);
     };
     const handleCamera = () => {
       setState((current) => ({ ...current, zoom: stack.getZoom() }));
     };
     const handleRendered = () => {
+      // The processor renderer applies the file's window without announcing it.
+      showRange(stack.getProperties().voiRange);
       setState((current) =>
         current.firstImageMs === null
           ? { ...current, firstImageMs: performance.now() - mountedAt.current }
