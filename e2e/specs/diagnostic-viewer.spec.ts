@@ -134,6 +134,10 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   await drag(patient, [centre[0] - 100, centre[1] - 150], [centre[0] + 20, centre[1] - 90]);
   await expect(patient.getByTestId('overlay-window')).not.toHaveText('W 400 L 40');
   expect(await canvasPixels(patient)).not.toBe(before);
+  // The file's own window comes back from the presets.
+  await patient.getByRole('button', { name: 'Window preset' }).click();
+  await patient.getByRole('button', { name: 'From the file (W 400 L 40)' }).click();
+  await expect(patient.getByTestId('overlay-window')).toHaveText('W 400 L 40');
 
   // The wheel and the keys move through the stack.
   await patient.mouse.move(...centre);

@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { DICOM_TAGS, firstValue } from '@ra/shared';
 import { utilities as toolUtilities } from '@cornerstonejs/tools';
 import { useAuth } from '../../../app/auth/auth-context';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -12,7 +13,7 @@ import { setUpCornerstone } from '../cornerstone/setup';
 import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
-import { CT_WINDOW_PRESETS, rangeOfWindow, type Window } from '../cornerstone/window-presets';
+import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
 import { AnnotationStatus } from './AnnotationStatus';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { ViewerToolbar } from './ViewerToolbar';
@@ -22,6 +23,15 @@ import './diagnostic-viewer.css';
 /** Starts the renderer and the decoders ahead of the first series opened. */
 export function prepareViewer(): Promise<void> {
   return setUpCornerstone();
+}
+
+/** The viewer alone on the screen, or back in the page. */
+async function toggleFullScreen(section: HTMLElement | null) {
+  if (document.fullscreenElement) {
+    await document.exitFullscreen();
+  } else {
+    await section?.requestFullscreen();
+  }
 }
 
 export interface DiagnosticViewerProps {
@@ -59,7 +69,9 @@ export default function DiagnosticViewer({
     },
     staleTime: Infinity,
   });
+  const metadata = useQuery({ ...seriesMetadataQuery(studyUid, seriesUid), enabled: stack.isSuccess });
   const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const [section, setSection] = useState<HTMLElement | null>(null);
   const slices = stack.data;
   const { viewport, state, toolGroupId } = useStackViewport(element, slices);
   const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
@@ -143,6 +155,8 @@ export default function DiagnosticViewer({
       if (removeSelectedAnnotations() > 0) {
         viewport?.render();
       }
+    } else if (key === 'f') {
+      void toggleFullScreen(section);
     } else if (key === '?') {
       setIsHelpShown(true);
     } else if (primary) {
@@ -172,12 +186,16 @@ export default function DiagnosticViewer({
     return <p className="text-body-secondary">This series has no images to show.</p>;
   }
   const slice = slices?.[state.index];
+  const sliceDataset = metadata.data?.find(
+    (dataset) => firstValue(dataset, DICOM_TAGS.sopInstanceUid) === slice?.sopInstanceUid,
+  );
+  const presets = [...fileWindows(sliceDataset), ...(modality === 'CT' ? CT_WINDOW_PRESETS : [])];
   return (
-    <section className="diagnostic-viewer" aria-label="Diagnostic viewer">
+    <section ref={setSection} className="diagnostic-viewer" aria-label="Diagnostic viewer">
       <ViewerToolbar
         tool={tool}
         onTool={handleTool}
-        presets={modality === 'CT' ? CT_WINDOW_PRESETS : []}
+        presets={presets}
         onPreset={applyWindow}
         onInvert={handleInvert}
         onReset={handleReset}
@@ -188,6 +206,7 @@ export default function DiagnosticViewer({
         framesPerSecond={framesPerSecond}
         onFramesPerSecond={setFramesPerSecond}
         onHelp={() => setIsHelpShown(true)}
+        onFullScreen={() => void toggleFullScreen(section)}
       />
       <div
         className="viewer-stage"

@@ -14,9 +14,10 @@ const SHORTCUTS: readonly (readonly [string, string])[] = [
   ['Middle drag', 'Pan'],
   ['Right drag', 'Zoom'],
   ['Delete', 'Delete the selected measurement (your own)'],
+  ['f', 'Full screen, or back'],
   ['?', 'This list'],
   ...PRIMARY_TOOLS.map((tool) => [tool.key, `${tool.label} tool`] as const),
-  ...CT_WINDOW_PRESETS.map((preset) => [preset.key, `${preset.name} window (CT)`] as const),
+  ...CT_WINDOW_PRESETS.map((preset) => [preset.key ?? '', `${preset.name} window (CT)`] as const),
 ];
 
 /** The viewer's keyboard and mouse shortcuts. */

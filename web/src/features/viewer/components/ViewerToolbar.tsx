@@ -20,6 +20,7 @@ export function ViewerToolbar(props: {
   framesPerSecond: number;
   onFramesPerSecond: (value: number) => void;
   onHelp: () => void;
+  onFullScreen: () => void;
 }) {
   return (
     <div className="btn-toolbar gap-2 mb-2" role="toolbar" aria-label="Viewer tools">
@@ -44,7 +45,8 @@ export function ViewerToolbar(props: {
           <Dropdown.Menu>
             {props.presets.map((preset) => (
               <Dropdown.Item key={preset.name} onClick={() => props.onPreset(preset)}>
-                {preset.name} ({preset.key})
+                {preset.name} ({preset.key ? `${preset.key}: ` : ''}W {Math.round(preset.width)} L{' '}
+                {Math.round(preset.center)})
               </Dropdown.Item>
             ))}
           </Dropdown.Menu>
@@ -96,6 +98,9 @@ export function ViewerToolbar(props: {
           style={{ width: '4.5rem' }}
         />
       </div>
+      <Button size="sm" variant="outline-secondary" onClick={props.onFullScreen} title="Full screen (f)">
+        Full screen
+      </Button>
       <Button size="sm" variant="outline-secondary" onClick={props.onHelp} aria-label="Keyboard shortcuts">
         ?
       </Button>

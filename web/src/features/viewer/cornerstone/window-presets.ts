@@ -1,3 +1,5 @@
+import type { DicomJsonDataset } from '@ra/shared';
+
 /** A window: the centre and width of the values shown from black to white, in the modality's units. */
 export interface Window {
   center: number;
@@ -6,8 +8,8 @@ export interface Window {
 
 export interface WindowPreset extends Window {
   name: string;
-  /** The key that applies it. */
-  key: string;
+  /** The key that applies it, if any. */
+  key?: string;
 }
 
 /** The usual CT windows in Hounsfield units. */
@@ -36,4 +38,27 @@ export function rangeOfWindow({ center, width }: Window): { lower: number; upper
 /** The window as the overlay writes it: "W 400 L 40". */
 export function formatWindow({ center, width }: Window): string {
   return `W ${Math.round(width)} L ${Math.round(center)}`;
+}
+
+const WINDOW_CENTER = '00281050';
+const WINDOW_WIDTH = '00281051';
+const WINDOW_EXPLANATION = '00281055';
+
+/**
+ * The windows a file offers (Window Center and Width may hold several pairs, each with an
+ * explanation): for MR, X-ray and any modality, the windows its makers chose.
+ */
+export function fileWindows(dataset: DicomJsonDataset | undefined): WindowPreset[] {
+  const values = (tag: string) => (dataset?.[tag]?.Value ?? []).map(Number);
+  const centers = values(WINDOW_CENTER);
+  const widths = values(WINDOW_WIDTH);
+  const explanations = (dataset?.[WINDOW_EXPLANATION]?.Value ?? []).map(String);
+  return centers.flatMap((center, index) => {
+    const width = widths[index];
+    if (!Number.isFinite(center) || width === undefined || !Number.isFinite(width) || width <= 0) {
+      return [];
+    }
+    const explanation = explanations[index]?.trim();
+    return [{ name: `From the file${explanation ? `: ${explanation}` : ''}`, center, width }];
+  });
 }
