@@ -31,9 +31,11 @@ const READ_HEAP = 'performance.memory ? performance.memory.usedJSHeapSize : 0';
 
 export interface ViewerFigures {
   slices: number;
-  /** From the click on the series until its first image is drawn. */
+  /** From the click that opens the study (in the image library) until its first image is drawn. */
   firstImageMs: number;
-  /** From the click until every slice is decoded. */
+  /** The same, opened again in a new page (the viewer's code cached by the browser). */
+  firstImageAgainMs: number;
+  /** From that click until every slice is decoded. */
   allLoadedMs: number;
   /** Slices drawn per second while the keys step through the loaded stack. */
   scrollPerSecond: number;
@@ -62,14 +64,18 @@ export async function viewerFigures(
     });
     await context.request.post('/api/auth/signin', { data: DEMO_PATIENT });
     const page = await context.newPage();
-    await page.goto(`/imageview?image=${study.uid}`);
-    const series = page.getByRole('button', { name: /CT · Series 1/ });
-    await series.waitFor();
-    const started = performance.now();
-    await series.click();
+    // From the image library, as a user opens a study; the viewer's code is not cached yet.
+    const openStudy = async () => {
+      await page.goto('/imagelibrary');
+      const view = page.getByRole('link', { name: 'View' }).and(page.locator(`[href$="${study.uid}"]`));
+      await view.waitFor();
+      const started = performance.now();
+      await view.click();
+      await page.locator('[data-first-image-ms]').waitFor({ timeout: 60_000 });
+      return { started, firstImageMs: performance.now() - started };
+    };
+    const { started, firstImageMs } = await openStudy();
     const stage = page.getByTestId('viewer-stage');
-    await page.locator('[data-first-image-ms]').waitFor({ timeout: 60_000 });
-    const firstImageMs = performance.now() - started;
     await page.getByTestId('viewer-progress').waitFor({ state: 'detached', timeout: 300_000 });
     const allLoadedMs = performance.now() - started;
 
@@ -79,9 +85,12 @@ export async function viewerFigures(
     await page.getByTestId('overlay-slice').getByText(`Im 1 / ${slices}`).waitFor();
     const scrollMs = await page.evaluate<number>(STEP_THROUGH_STACK);
     const heapBytes = await page.evaluate<number>(READ_HEAP);
+    // Again in a new page: the browser has the viewer's code, not the images.
+    const again = await openStudy();
     return {
       slices,
       firstImageMs,
+      firstImageAgainMs: again.firstImageMs,
       allLoadedMs,
       scrollPerSecond: SCROLL_STEPS / (scrollMs / 1000),
       heapMb: heapBytes / 1024 ** 2,
@@ -95,8 +104,11 @@ export function printViewerTable(figures: ViewerFigures): void {
   console.log(`\nDiagnostic viewer, ${figures.slices}-slice CT, Chromium on this machine\n`);
   console.log('| figure | value | goal |');
   console.log('|---|---:|---:|');
-  console.log(`| series chosen → first image drawn | ${figures.firstImageMs.toFixed(0)} ms | ≤ 1000 ms |`);
-  console.log(`| series chosen → every slice loaded | ${(figures.allLoadedMs / 1000).toFixed(1)} s | |`);
+  console.log(`| study opened → first image drawn | ${figures.firstImageMs.toFixed(0)} ms | ≤ 1000 ms |`);
+  console.log(
+    `| study opened again, the viewer's code cached → first image drawn | ${figures.firstImageAgainMs.toFixed(0)} ms | ≤ 1000 ms |`,
+  );
+  console.log(`| study opened → every slice loaded | ${(figures.allLoadedMs / 1000).toFixed(1)} s | |`);
   console.log(
     `| scrolling the loaded stack | ${figures.scrollPerSecond.toFixed(0)} slices/s | the display's rate |`,
   );

@@ -14,9 +14,12 @@ import './study-viewer.css';
 const loadViewer = () => import('../../viewer/components/DiagnosticViewer');
 const DiagnosticViewer = lazy(loadViewer);
 
+/** Series without pictures to view: reports, key object selections, presentation states, documents. */
+const NON_IMAGE_MODALITIES = new Set(['SR', 'KO', 'PR', 'DOC']);
+
 /**
- * A study's series beside what is being looked at: the study's preview (`children`) until a
- * series is chosen, then that series in the diagnostic viewer.
+ * A study's series beside the diagnostic viewer, which opens on the first series of images (the
+ * study's preview, `children`, stands in while the series load, or when none has images).
  */
 export function StudyViewer({
   itemUid,
@@ -32,22 +35,22 @@ export function StudyViewer({
 }) {
   const studyUid = study.study_instance_uid;
   const series = useStudySeries(studyUid);
-  const [currentUid, setCurrentUid] = useState<string | null>(null);
+  const [chosenUid, setChosenUid] = useState<string | null>(null);
+  // A study opens on its first series of images; the user may choose another.
+  const currentUid =
+    chosenUid ?? series.data?.find((item) => !NON_IMAGE_MODALITIES.has(item.modality))?.uid ?? null;
   const current = series.data?.find((item) => item.uid === currentUid);
   const queryClient = useQueryClient();
-  const firstUid = series.data?.[0]?.uid;
-  // Once the series are listed, the viewer's chunk and the first series' metadata come while the
-  // user chooses one, so opening a series waits only for its images.
+  // The viewer's chunk comes while the series are listed, and the series' metadata while the
+  // viewer starts: side by side rather than one after the other.
   useEffect(() => {
-    if (firstUid) {
-      void loadViewer().then((viewer) => viewer.prepareViewer());
-      void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, firstUid));
+    void loadViewer().then((viewer) => viewer.prepareViewer());
+  }, []);
+  useEffect(() => {
+    if (currentUid) {
+      void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, currentUid));
     }
-  }, [firstUid, studyUid, queryClient]);
-  const handleChoose = (uid: string) => {
-    void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, uid));
-    setCurrentUid(uid);
-  };
+  }, [currentUid, studyUid, queryClient]);
   return (
     <div className="row g-3">
       <section className="col-md-4 col-lg-3" aria-labelledby="study-series-title">
@@ -69,7 +72,7 @@ export function StudyViewer({
             studyUid={studyUid}
             series={series.data}
             currentUid={currentUid}
-            onChoose={handleChoose}
+            onChoose={setChosenUid}
           />
         )}
       </section>

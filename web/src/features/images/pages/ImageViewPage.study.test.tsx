@@ -148,12 +148,25 @@ describe('ImageViewPage for a study', () => {
     expect(server.callsTo(`${CT_PATH}/thumbnail`)).toEqual([
       { path: `${CT_PATH}/thumbnail`, accept: 'image/jpeg', authorization: `Bearer ${TOKEN}` },
     ]);
-    // Until a series is chosen, the study's preview is shown, and no series is current.
+    // The first series of images opens in the viewer at once.
+    expect(ct).toHaveAttribute('aria-current', 'true');
+    expect(await screen.findByTestId('viewer-stand-in')).toBeInTheDocument();
+  });
+
+  it('shows the study’s preview when no series has images to view', async () => {
+    serve({ [`${STUDY_PATH}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, SR)) });
+    renderView();
+
+    const sr = await seriesButton(/SR · Series 2/);
+    expect(sr).not.toHaveAttribute('aria-current');
     expect(screen.getByRole('img', { name: 'Medical image of Paula Patient' })).toHaveAttribute(
       'src',
       '/files/full.webp',
     );
-    expect(ct).not.toHaveAttribute('aria-current');
+    expect(screen.queryByTestId('viewer-stand-in')).not.toBeInTheDocument();
+    // Chosen anyway, it opens in the viewer, which says what it can show.
+    await userEvent.click(sr);
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(SR.uid));
   });
 
   it('shows the study facts and the patient as the files name them, labelled as such', async () => {
@@ -178,7 +191,7 @@ describe('ImageViewPage for a study', () => {
     expect(server.callsTo(`${SR_PATH}/thumbnail`)).toHaveLength(1);
   });
 
-  it('opens a chosen series in the diagnostic viewer, with what its overlay says', async () => {
+  it('opens the first series of images in the diagnostic viewer, with what its overlay says', async () => {
     serve();
     renderView();
 
