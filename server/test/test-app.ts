@@ -63,6 +63,9 @@ export async function createTestApp(
       await app.close();
       await database.close();
       await dropDatabase();
+      // The tus store makes its folder with a callback nobody can await (and throws from it when
+      // the folder went): a call queued after it ends after it, so the folder is not removed first.
+      await fs.promises.mkdir(path.join(config.storageDir, 'uploads'), { recursive: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
