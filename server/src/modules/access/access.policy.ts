@@ -152,3 +152,15 @@ export async function careTeamOf(
   }
   return repo.staffWithAccessTo(ctx.db, patientId);
 }
+
+/**
+ * Whose annotations of a readable item the user sees: their own and, for its patient and
+ * physician, those of each radiologist once their analysis is written. A radiologist's marks are
+ * part of the opinion the patient paid for, shown with it and not while it is in progress;
+ * everyone else's stay private to their author (radiologists never see the physician's, so each
+ * opinion stays independent). The caller has checked that the user may read the item.
+ */
+export async function annotationAuthorsFor(ctx: AppContext, user: Viewer, itemId: string): Promise<string[]> {
+  const seesAnalyses = user.role === 'PATIENT' || user.role === 'PHYSICIAN';
+  return [user.id, ...(seesAnalyses ? await repo.analystsOf(ctx.db, itemId) : [])];
+}

@@ -178,3 +178,18 @@ export async function hasReviewedPaidItem(
     .limit(1);
   return row !== undefined;
 }
+
+/** The radiologists whose analysis the item has: a note of theirs that is not empty. */
+export async function analystsOf(db: Queryable, itemId: string): Promise<string[]> {
+  const rows = await db
+    .select({ authorId: imageNotes.authorId })
+    .from(imageNotes)
+    .where(
+      and(
+        eq(imageNotes.imageId, itemId),
+        eq(imageNotes.authorRole, 'RADIOLOGIST'),
+        sql`${imageNotes.note} <> ''`,
+      ),
+    );
+  return rows.map((row) => row.authorId);
+}

@@ -9,9 +9,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { requireRead } from '../access/access.policy.js';
+import { annotationAuthorsFor, requireRead } from '../access/access.policy.js';
 import { auditChange, auditReads } from '../audit/audit.service.js';
-import { listAnalystsOf } from '../images/image-notes.service.js';
 import { areFramesOfStudy } from '../studies/study-frames.service.js';
 import * as repo from './annotations.repository.js';
 
@@ -55,12 +54,7 @@ function toAnnotation(row: repo.AnnotationRow): Annotation {
   };
 }
 
-/**
- * The caller's own annotations of the item and, for its patient and physician, those of each
- * radiologist once their analysis is written. A radiologist's marks are part of the opinion the
- * patient paid for, shown with it and not while it is in progress; everyone else's stay private
- * to their author (radiologists never see the physician's, so each opinion stays independent).
- */
+/** The annotations of the item the caller sees (access.policy `annotationAuthorsFor`). */
 export async function listAnnotations(
   ctx: AppContext,
   user: AuthUser,
@@ -68,9 +62,7 @@ export async function listAnnotations(
   ip: string,
 ): Promise<Annotation[]> {
   const item = await findReadableItem(ctx, user, itemId);
-  const seesAnalyses = user.role === 'PATIENT' || user.role === 'PHYSICIAN';
-  const analysts = seesAnalyses ? await listAnalystsOf(ctx.db, itemId) : [];
-  const rows = await repo.listAnnotations(ctx.db, itemId, [user.id, ...analysts]);
+  const rows = await repo.listAnnotations(ctx.db, itemId, await annotationAuthorsFor(ctx, user, itemId));
   await auditReads(ctx, [
     {
       actorId: user.id,

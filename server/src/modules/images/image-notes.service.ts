@@ -108,8 +108,3 @@ async function notifyRadiologistNote(tx: Queryable, patientId: string, imageId: 
       : []),
   );
 }
-
-/** The radiologists whose analysis the item has: a note of theirs that is not empty. */
-export function listAnalystsOf(db: Queryable, itemId: string): Promise<string[]> {
-  return repo.listAnalystIds(db, itemId);
-}

@@ -181,18 +181,3 @@ export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
     .where(sql`${images.thumbnailKey} is null and ${studies.previewNote} is null`)
     .limit(limit);
 }
-
-/** The radiologists who have written a note that is not empty (their analysis) on the item. */
-export async function listAnalystIds(db: Queryable, itemId: string): Promise<string[]> {
-  const rows = await db
-    .select({ authorId: imageNotes.authorId })
-    .from(imageNotes)
-    .where(
-      and(
-        eq(imageNotes.imageId, itemId),
-        eq(imageNotes.authorRole, 'RADIOLOGIST'),
-        sql`${imageNotes.note} <> ''`,
-      ),
-    );
-  return rows.map((row) => row.authorId);
-}
