@@ -230,6 +230,20 @@ test('a radiologist measures a paid study; the patient sees the measurement once
     ).annotations;
   expect(await listed()).toEqual([]);
 
+  // He marks the first slice, in the lung window, as the key image of his analysis.
+  const stage = radiologist.getByTestId('viewer-stage');
+  await stage.focus();
+  await radiologist.keyboard.press('Home');
+  await expect(radiologist.getByTestId('overlay-slice')).toHaveText(`Im 1 / ${SLICES}`);
+  await radiologist.keyboard.press('2');
+  await expect(radiologist.getByTestId('overlay-window')).toHaveText('W 1500 L -600');
+  await radiologist.keyboard.press('k');
+  await expect(radiologist.getByRole('button', { name: '★ Key image' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(radiologist.getByRole('link', { name: 'Key image 1 (W 1500 L -600)' })).toBeVisible();
+
   await radiologist.getByLabel('Notes').fill('A 60 mm sphere of +100 HU in water. No other finding.');
   const alerts: string[] = [];
   radiologist.on('dialog', (dialog) => {
@@ -244,4 +258,9 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   await patient.goto(`/imageview?image=${study.uid}`);
   await patient.getByRole('button', { name: /CT · Series 1/ }).click();
   await expect.poll(() => measurementTexts(patient)).toContain(`${measured} mm`);
+
+  // His key image opens the patient's viewer on that slice, in that window.
+  await patient.getByRole('link', { name: 'Key image 1 (W 1500 L -600)' }).click();
+  await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im 1 / ${SLICES}`, { timeout: 30_000 });
+  await expect(patient.getByTestId('overlay-window')).toHaveText('W 1500 L -600');
 });

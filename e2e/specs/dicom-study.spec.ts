@@ -105,6 +105,15 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await patient.keyboard.press('End');
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 5 / 5');
 
+  // When the server fails to send a frame, the viewer says so, and Retry asks again.
+  await patient.route('**/frames/**', (route) => route.fulfill({ status: 503, body: '' }));
+  await patient.getByRole('button', { name: /MR · Series 2/ }).click();
+  await expect(patient.getByText('The image could not be loaded.')).toBeVisible({ timeout: 30_000 });
+  await patient.unroute('**/frames/**');
+  await patient.getByRole('button', { name: 'Retry' }).click();
+  await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 2 / 3');
+  await expect(patient.getByText('The image could not be loaded.')).toBeHidden();
+
   // The patient asks a radiologist to read the study.
   await patient.goto('/secondopinion');
   await patient.getByLabel('Radiologist').selectOption({ label: 'Dr. Laura Davis — Musculoskeletal' });

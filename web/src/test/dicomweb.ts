@@ -58,10 +58,14 @@ export type Answerer = () => Response | Promise<Response>;
  */
 export function stubFetchByPath(routes: Record<string, Answerer | Answerer[]>) {
   const calls: RecordedCall[] = [];
+  const sent: { path: string; method: string; body: unknown }[] = [];
   const counts = new Map<string, number>();
   const fetchStub = async (input: string, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
     calls.push({ path: input, accept: headers.get('accept'), authorization: headers.get('authorization') });
+    if (typeof init?.body === 'string') {
+      sent.push({ path: input, method: init.method ?? 'GET', body: JSON.parse(init.body) as unknown });
+    }
     const route = routes[input];
     if (!route) {
       throw new Error(`unexpected fetch ${input}`);
@@ -71,5 +75,11 @@ export function stubFetchByPath(routes: Record<string, Answerer | Answerer[]>) {
     counts.set(input, seen + 1);
     return list[Math.min(seen, list.length - 1)]!();
   };
-  return { fetchStub, calls, callsTo: (path: string) => calls.filter((call) => call.path === path) };
+  return {
+    fetchStub,
+    calls,
+    callsTo: (path: string) => calls.filter((call) => call.path === path),
+    /** The JSON bodies sent, in order. */
+    sent,
+  };
 }

@@ -32,3 +32,27 @@ export function useStudySeries(studyUid: string) {
     queryFn: ({ signal }) => listStudySeries(studyUid, signal),
   });
 }
+
+/** The series holding an instance of the study (QIDO-RS); null when the study has no such instance. */
+export async function findSeriesOfInstance(
+  studyUid: string,
+  sopInstanceUid: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const query = new URLSearchParams({
+    SOPInstanceUID: sopInstanceUid,
+    includefield: DICOM_TAGS.seriesInstanceUid,
+  });
+  const [dataset] = await fetchDicomJson(`${dicomwebPath(studyUid)}/instances?${query.toString()}`, signal);
+  return (dataset && firstValue(dataset, DICOM_TAGS.seriesInstanceUid)) || null;
+}
+
+/** The series of a key image, when a page opens on one. */
+export function useSeriesOfInstance(studyUid: string, sopInstanceUid: string | undefined) {
+  return useQuery({
+    queryKey: ['dicomweb', 'series-of-instance', studyUid, sopInstanceUid],
+    queryFn: ({ signal }) => findSeriesOfInstance(studyUid, sopInstanceUid!, signal),
+    enabled: sopInstanceUid !== undefined,
+    staleTime: Infinity,
+  });
+}

@@ -1,8 +1,9 @@
 import Accordion from 'react-bootstrap/Accordion';
 import type { Author } from '@ra/shared';
+import { KeyImageLinks } from './KeyImageLinks';
 
 /** The physicians' notes and the radiologists' opinions, in two collapsible sections (spec §2). */
-export function ImageNotes({ authors }: { authors: Author[] }) {
+export function ImageNotes({ itemUid, authors }: { itemUid: string; authors: Author[] }) {
   const physicians = authors.filter((author) => author.role === 'PHYSICIAN');
   const radiologists = authors.filter((author) => author.role === 'RADIOLOGIST');
   return (
@@ -14,6 +15,7 @@ export function ImageNotes({ authors }: { authors: Author[] }) {
           {physicians.map((author) => (
             <div key={author.uid} className="mb-3">
               <p className="mb-1 text-pre-wrap">{author.note || 'No note yet.'}</p>
+              <KeyImageLinks itemUid={itemUid} keyImages={author.key_images} />
               <p className="small mb-0">By: {author.full_name}</p>
               {author.recommendation && (
                 <p className="small mb-0">Recommended radiologist: {author.recommendation}</p>
@@ -30,6 +32,7 @@ export function ImageNotes({ authors }: { authors: Author[] }) {
             <div key={author.uid} className="mb-3">
               <p className="fw-semibold mb-1">Opinion {index + 1}:</p>
               <p className="mb-1 text-pre-wrap">{author.note}</p>
+              <KeyImageLinks itemUid={itemUid} keyImages={author.key_images} />
               <p className="small mb-0">By: {author.full_name}</p>
             </div>
           ))}

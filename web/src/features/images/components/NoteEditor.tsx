@@ -2,19 +2,28 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useQueryClient } from '@tanstack/react-query';
-import { LIMITS } from '@ra/shared';
+import { LIMITS, type KeyImage } from '@ra/shared';
 import { ApiError } from '../../../lib/api-client';
 import { updateNote } from '../api/image';
+import { KeyImageLinks } from './KeyImageLinks';
 
-/** The signed-in author's own note on an image, prefilled and saved in place. */
+/**
+ * The signed-in author's own note on an image, prefilled and saved in place; on a study, with the
+ * key images marked in the viewer.
+ */
 export function NoteEditor({
   imageUid,
   initialNote,
   submitLabel,
+  keyImages,
+  onRemoveKeyImage,
 }: {
   imageUid: string;
   initialNote: string;
   submitLabel: string;
+  /** Studies only: saved with the note (raster images have none). */
+  keyImages?: readonly KeyImage[];
+  onRemoveKeyImage?: (keyImage: KeyImage) => void;
 }) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState(initialNote);
@@ -24,7 +33,7 @@ export function NoteEditor({
     event.preventDefault();
     setIsSaving(true);
     try {
-      await updateNote(imageUid, { note });
+      await updateNote(imageUid, keyImages ? { note, key_images: [...keyImages] } : { note });
       window.alert('Note updated successfully!');
       await queryClient.invalidateQueries({ queryKey: ['image', imageUid] });
     } catch (err) {
@@ -46,6 +55,16 @@ export function NoteEditor({
           onChange={(event) => setNote(event.target.value)}
         />
       </Form.Group>
+      {keyImages && (
+        <div className="mb-2">
+          <p className="small text-body-secondary mb-1" id="note-key-images-hint">
+            {keyImages.length === 0
+              ? 'No key images. Mark the images your note refers to in the viewer (k).'
+              : `Key images saved with your note (${keyImages.length}):`}
+          </p>
+          <KeyImageLinks itemUid={imageUid} keyImages={keyImages} onRemove={onRemoveKeyImage} />
+        </div>
+      )}
       <Button type="submit" disabled={isSaving}>
         {isSaving ? 'Saving…' : submitLabel}
       </Button>

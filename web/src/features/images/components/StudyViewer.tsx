@@ -2,9 +2,10 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import type { StudySummary } from '@ra/shared';
+import type { KeyImage, StudySummary } from '@ra/shared';
+import type { KeyImageMarking } from '../../viewer/components/DiagnosticViewer';
 import { PageSpinner } from '../../../components/PageSpinner';
-import { useStudySeries } from '../api/study-series';
+import { useSeriesOfInstance, useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
 import { SeriesList, seriesTitle } from './SeriesList';
@@ -17,29 +18,46 @@ const DiagnosticViewer = lazy(loadViewer);
 /** Series without pictures to view: reports, key object selections, presentation states, documents. */
 const NON_IMAGE_MODALITIES = new Set(['SR', 'KO', 'PR', 'DOC']);
 
+function keyOf(keyImage: KeyImage | null): string {
+  return keyImage
+    ? [keyImage.sop_instance_uid, keyImage.frame, keyImage.window.center, keyImage.window.width].join('|')
+    : '';
+}
+
 /**
- * A study's series beside the diagnostic viewer, which opens on the first series of images (the
- * study's preview, `children`, stands in while the series load, or when none has images).
+ * A study's series beside the diagnostic viewer, which opens on the key image the page names or
+ * else on the first series of images (the study's preview, `children`, stands in while the series
+ * load, or when none has images).
  */
 export function StudyViewer({
   itemUid,
   study,
   patientName,
+  focus,
+  keyImages,
   children,
 }: {
   itemUid: string;
   study: StudySummary;
   /** The archive's name of the patient, for the viewer's overlay. */
   patientName: string;
+  /** The key image the page was opened on, if any. */
+  focus: KeyImage | null;
+  /** The key images of the note the user writes, when they write one. */
+  keyImages?: KeyImageMarking;
   children: ReactNode;
 }) {
   const studyUid = study.study_instance_uid;
   const series = useStudySeries(studyUid);
-  const [chosenUid, setChosenUid] = useState<string | null>(null);
-  // A study opens on its first series of images; the user may choose another.
-  const currentUid =
-    chosenUid ?? series.data?.find((item) => !NON_IMAGE_MODALITIES.has(item.modality))?.uid ?? null;
+  const focusSeries = useSeriesOfInstance(studyUid, focus?.sop_instance_uid);
+  // A series the user chose, until a key image's link is followed.
+  const [chosen, setChosen] = useState<{ uid: string; focus: string } | null>(null);
+  const chosenUid = chosen?.focus === keyOf(focus) ? chosen.uid : null;
+  const firstOfImages = series.data?.find((item) => !NON_IMAGE_MODALITIES.has(item.modality))?.uid ?? null;
+  const isFocusMissing = focus !== null && (focusSeries.isError || focusSeries.data === null);
+  const currentUid = chosenUid ?? (focus && !isFocusMissing ? (focusSeries.data ?? null) : firstOfImages);
   const current = series.data?.find((item) => item.uid === currentUid);
+  const isFocused = focus !== null && chosenUid === null && currentUid === focusSeries.data;
   const queryClient = useQueryClient();
   // The viewer's chunk comes while the series are listed, and the series' metadata while the
   // viewer starts: side by side rather than one after the other.
@@ -72,15 +90,16 @@ export function StudyViewer({
             studyUid={studyUid}
             series={series.data}
             currentUid={currentUid}
-            onChoose={setChosenUid}
+            onChoose={(uid) => setChosen({ uid, focus: keyOf(focus) })}
           />
         )}
       </section>
       <div className="col-md-8 col-lg-9">
+        {isFocusMissing && <Alert variant="warning">The key image could not be found in this study.</Alert>}
         {current ? (
           <Suspense fallback={<PageSpinner label="Loading the viewer…" />}>
             <DiagnosticViewer
-              key={current.uid}
+              key={isFocused ? `${current.uid}|${keyOf(focus)}` : current.uid}
               itemUid={itemUid}
               studyUid={studyUid}
               seriesUid={current.uid}
@@ -91,6 +110,8 @@ export function StudyViewer({
                 studyDescription: study.study_description,
                 seriesTitle: `${current.modality} · ${seriesTitle(current)}`,
               }}
+              initialView={isFocused ? (focus ?? undefined) : undefined}
+              keyImages={keyImages}
             />
           </Suspense>
         ) : (

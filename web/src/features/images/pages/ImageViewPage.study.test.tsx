@@ -10,10 +10,23 @@ import { ImageViewPage } from './ImageViewPage';
 
 // The viewer draws with WebGL, which jsdom lacks; the end-to-end tests drive the real one in
 // Chromium. Here a stand-in shows what the page hands it.
+// Its key-image button marks one fixed frame, as the real viewer marks the image it shows.
+const MARKED_IN_VIEWER = {
+  sop_instance_uid: '1.2.826.0.1.3680043.2.1125.1.1.7',
+  frame: 1,
+  window: { center: 40, width: 400 },
+};
 vi.mock('../../viewer/components/DiagnosticViewer', () => ({
   prepareViewer: () => Promise.resolve(),
   default: (props: DiagnosticViewerProps) => (
-    <output data-testid="viewer-stand-in">{JSON.stringify(props)}</output>
+    <>
+      <output data-testid="viewer-stand-in">{JSON.stringify(props)}</output>
+      {props.keyImages && (
+        <button type="button" onClick={() => props.keyImages?.onToggle(MARKED_IN_VIEWER)}>
+          Stand-in key image
+        </button>
+      )}
+    </>
   ),
 }));
 
@@ -38,10 +51,17 @@ const CT = {
   instances: 500,
 };
 const SR = { uid: `${STUDY}.2`, modality: 'SR', number: 2, description: 'Dose report', instances: 1 };
+const MR = { uid: `${STUDY}.3`, modality: 'MR', number: 3, description: 'T2 axial', instances: 24 };
 const CT_PATH = `${STUDY_PATH}/series/${CT.uid}`;
 const SR_PATH = `${STUDY_PATH}/series/${SR.uid}`;
 
-function itemAnswer(isStudy = true) {
+const RADIOLOGIST_KEY_IMAGE = {
+  sop_instance_uid: `${MR.uid}.12`,
+  frame: 1,
+  window: { center: 300, width: 600 },
+};
+
+function itemAnswer(isStudy = true, authors: unknown[] = []) {
   return answers.json(
     200,
     imageResponseSchema.parse({
@@ -71,7 +91,7 @@ function itemAnswer(isStudy = true) {
         uploadedBy_title: 'Dr.',
         uploadedBy_first_name: 'Ada',
         uploadedBy_last_name: 'Lane',
-        authors: [],
+        authors,
       },
     }),
   );
@@ -90,12 +110,20 @@ function serve(routes: Record<string, Answerer | Answerer[]> = {}) {
   return server;
 }
 
-function renderView() {
+function renderView(query = '') {
   renderPage(<ImageViewPage />, {
     path: '/imageview',
-    url: `/imageview?image=${UID}`,
+    url: `/imageview?image=${UID}${query}`,
     auth: { user: PHYSICIAN },
   });
+}
+
+/** The QIDO-RS search for the series of an instance, and its answer. */
+function seriesOfInstance(sopInstanceUid: string, seriesUid?: string): Record<string, Answerer> {
+  const path = `${STUDY_PATH}/instances?SOPInstanceUID=${sopInstanceUid}&includefield=0020000E`;
+  return {
+    [path]: () => answers.dicomJson(seriesUid ? [{ '0020000E': { vr: 'UI', Value: [seriesUid] } }] : []),
+  };
 }
 
 function seriesButton(name: RegExp) {
@@ -211,7 +239,109 @@ describe('ImageViewPage for a study', () => {
         studyDescription: 'CT and MR of the head',
         seriesTitle: 'CT · Series 1: Head without contrast',
       },
+      // The physician writes a note, so they may mark key images (the function is not shown).
+      keyImages: { marked: [], canMarkMore: true },
     });
+  });
+
+  it('opens the viewer on the series, frame and window of a key image the page names', async () => {
+    serve({
+      [`${STUDY_PATH}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, CT, MR)),
+      [`${STUDY_PATH}/series/${MR.uid}/thumbnail`]: answers.jpeg,
+      ...seriesOfInstance(RADIOLOGIST_KEY_IMAGE.sop_instance_uid, MR.uid),
+    });
+    renderView(`&instance=${RADIOLOGIST_KEY_IMAGE.sop_instance_uid}&frame=1&center=300&width=600`);
+
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(MR.uid));
+    expect(viewerProps()?.initialView).toEqual(RADIOLOGIST_KEY_IMAGE);
+    expect(await seriesButton(/MR · Series 3/)).toHaveAttribute('aria-current', 'true');
+    // Another series chosen by hand opens on its own start.
+    await userEvent.click(await seriesButton(/CT · Series 1/));
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
+    expect(viewerProps()?.initialView).toBeUndefined();
+  });
+
+  it('says so when the key image a page names is not in the study, and opens the first series', async () => {
+    serve(seriesOfInstance('1.2.3.4.5'));
+    renderView('&instance=1.2.3.4.5&frame=1&center=40&width=80');
+
+    expect(await screen.findByText('The key image could not be found in this study.')).toBeInTheDocument();
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
+    expect(viewerProps()?.initialView).toBeUndefined();
+  });
+
+  it('saves the key images marked in the viewer with the note, and lets the author remove them', async () => {
+    const saved = {
+      uid: PHYSICIAN.uid,
+      role: 'PHYSICIAN',
+      full_name: 'Dr. Ada Lane',
+      note: 'Mass',
+      recommendation: null,
+      key_images: [MARKED_IN_VIEWER],
+      updatedAt: '2026-03-06T10:00:00.000Z',
+    };
+    // The item, the PATCH's answer, then the item as saved.
+    const server = serve({
+      [`/api/image/${UID}`]: [
+        () => itemAnswer(),
+        () => answers.json(200, { success: true, note: 'Mass' }),
+        () => itemAnswer(true, [saved]),
+      ],
+    });
+    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    renderView();
+
+    expect(await screen.findByText(/No key images\. Mark the images/)).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Stand-in key image' }));
+    const link = await screen.findByRole('link', { name: 'Key image 1 (W 400 L 40)' });
+    expect(link).toHaveAttribute(
+      'href',
+      `/imageview?image=${UID}&instance=${MARKED_IN_VIEWER.sop_instance_uid}&frame=1&center=40&width=400`,
+    );
+    expect(viewerProps()?.keyImages?.marked).toEqual([MARKED_IN_VIEWER]);
+    await userEvent.type(screen.getByLabelText('Notes'), 'Mass');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Note' }));
+    await waitFor(() =>
+      expect(server.sent).toEqual([
+        {
+          path: `/api/image/${UID}`,
+          method: 'PATCH',
+          body: { note: 'Mass', key_images: [MARKED_IN_VIEWER] },
+        },
+      ]),
+    );
+
+    // The saved note lists it too; the author's draft can still drop it.
+    await waitFor(() =>
+      expect(screen.getAllByRole('link', { name: 'Key image 1 (W 400 L 40)' })).toHaveLength(2),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Remove key image 1' }));
+    expect(screen.getAllByRole('link', { name: 'Key image 1 (W 400 L 40)' })).toHaveLength(1);
+    expect(viewerProps()?.keyImages?.marked).toEqual([]);
+  });
+
+  it('links each author’s key images to the viewer', async () => {
+    serve({
+      [`/api/image/${UID}`]: () =>
+        itemAnswer(true, [
+          {
+            uid: '9d0a2b52-5d3c-4d43-9d55-0a4f6f0a4b99',
+            role: 'RADIOLOGIST',
+            full_name: 'Dr. John Radiologist',
+            note: 'See the key image.',
+            recommendation: null,
+            key_images: [RADIOLOGIST_KEY_IMAGE],
+            updatedAt: '2026-03-06T10:00:00.000Z',
+          },
+        ]),
+    });
+    renderView();
+
+    const link = await screen.findByRole('link', { name: 'Key image 1 (W 600 L 300)' });
+    expect(link).toHaveAttribute(
+      'href',
+      `/imageview?image=${UID}&instance=${RADIOLOGIST_KEY_IMAGE.sop_instance_uid}&frame=1&center=300&width=600`,
+    );
   });
 
   it('lets the keyboard move through the series and choose one', async () => {

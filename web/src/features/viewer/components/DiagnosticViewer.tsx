@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DICOM_TAGS, firstValue } from '@ra/shared';
+import { DICOM_TAGS, firstValue, type KeyImage } from '@ra/shared';
 import { utilities as toolUtilities } from '@cornerstonejs/tools';
 import { useAuth } from '../../../app/auth/auth-context';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
-import { registerSeriesStack } from '../cornerstone/series-stack';
+import { registerSeriesStack, type StackSlice } from '../cornerstone/series-stack';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
@@ -34,6 +34,13 @@ async function toggleFullScreen(section: HTMLElement | null) {
   }
 }
 
+/** The key images of the note being written, marked and unmarked from the viewer. */
+export interface KeyImageMarking {
+  marked: readonly KeyImage[];
+  canMarkMore: boolean;
+  onToggle: (keyImage: KeyImage) => void;
+}
+
 export interface DiagnosticViewerProps {
   /** The archive item (the study) the annotations belong to. */
   itemUid: string;
@@ -41,6 +48,13 @@ export interface DiagnosticViewerProps {
   seriesUid: string;
   modality: string;
   facts: OverlayFacts;
+  /** A key image of this series to open on, with its window. */
+  initialView?: KeyImage;
+  keyImages?: KeyImageMarking;
+}
+
+function isFrameOf(keyImage: KeyImage, slice: StackSlice): boolean {
+  return keyImage.sop_instance_uid === slice.sopInstanceUid && keyImage.frame === slice.frame;
 }
 
 /**
@@ -54,6 +68,8 @@ export default function DiagnosticViewer({
   seriesUid,
   modality,
   facts,
+  initialView,
+  keyImages,
 }: DiagnosticViewerProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
@@ -73,7 +89,12 @@ export default function DiagnosticViewer({
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   const [section, setSection] = useState<HTMLElement | null>(null);
   const slices = stack.data;
-  const { viewport, state, toolGroupId } = useStackViewport(element, slices);
+  const [attempt, setAttempt] = useState(0);
+  const start = useMemo(() => {
+    const index = initialView ? (slices?.findIndex((slice) => isFrameOf(initialView, slice)) ?? -1) : -1;
+    return index < 0 ? undefined : { index, window: initialView?.window };
+  }, [slices, initialView]);
+  const { viewport, state, toolGroupId } = useStackViewport(element, slices, attempt, start);
   const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
   const [tool, setTool] = useState<PrimaryToolId>('window');
   const [isPlaying, setIsPlaying] = useState(false);
@@ -124,6 +145,31 @@ export default function DiagnosticViewer({
     [viewport],
   );
 
+  const slice = slices?.[state.index];
+  const isKeyImage = Boolean(slice && keyImages?.marked.some((keyImage) => isFrameOf(keyImage, slice)));
+  const canToggleKeyImage =
+    keyImages !== undefined &&
+    slice !== undefined &&
+    state.window !== null &&
+    (isKeyImage || keyImages.canMarkMore);
+  const handleKeyImage = () => {
+    if (canToggleKeyImage && slice && state.window) {
+      keyImages?.onToggle({
+        sop_instance_uid: slice.sopInstanceUid,
+        frame: slice.frame,
+        window: { center: state.window.center, width: state.window.width },
+      });
+    }
+  };
+
+  // A key image's link brings the viewer into view (the notes that hold the links are below it).
+  const isOpenedOnKeyImage = initialView !== undefined;
+  useEffect(() => {
+    if (isOpenedOnKeyImage) {
+      section?.scrollIntoView({ block: 'start' });
+    }
+  }, [isOpenedOnKeyImage, section]);
+
   // Cine: the stack plays in a loop at the chosen rate.
   useEffect(() => {
     if (!element || !viewport || !isPlaying) {
@@ -159,6 +205,8 @@ export default function DiagnosticViewer({
       void toggleFullScreen(section);
     } else if (key === '?') {
       setIsHelpShown(true);
+    } else if (key === 'k' && keyImages) {
+      handleKeyImage();
     } else if (primary) {
       handleTool(primary.id);
     } else if (preset) {
@@ -185,7 +233,6 @@ export default function DiagnosticViewer({
   if (count === 0) {
     return <p className="text-body-secondary">This series has no images to show.</p>;
   }
-  const slice = slices?.[state.index];
   const sliceDataset = metadata.data?.find(
     (dataset) => firstValue(dataset, DICOM_TAGS.sopInstanceUid) === slice?.sopInstanceUid,
   );
@@ -207,6 +254,13 @@ export default function DiagnosticViewer({
         onFramesPerSecond={setFramesPerSecond}
         onHelp={() => setIsHelpShown(true)}
         onFullScreen={() => void toggleFullScreen(section)}
+        keyImage={
+          keyImages && {
+            isMarked: isKeyImage,
+            isEnabled: canToggleKeyImage,
+            onToggle: handleKeyImage,
+          }
+        }
       />
       <div
         className="viewer-stage"
@@ -231,6 +285,14 @@ export default function DiagnosticViewer({
           zoom={state.zoom}
         />
       </div>
+      {state.isFailed && (
+        <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2 mt-2 mb-0">
+          <span>The image could not be loaded.</span>
+          <Button variant="outline-danger" size="sm" onClick={() => setAttempt((count) => count + 1)}>
+            Retry
+          </Button>
+        </Alert>
+      )}
       <div className="d-flex align-items-center gap-3 mt-2">
         <label htmlFor="viewer-slice" className="form-label mb-0 text-nowrap">
           Image {state.index + 1} of {count}

@@ -14,6 +14,7 @@ const SHORTCUTS: readonly (readonly [string, string])[] = [
   ['Middle drag', 'Pan'],
   ['Right drag', 'Zoom'],
   ['Delete', 'Delete the selected measurement (your own)'],
+  ['k', 'Mark the image as a key image of your note, or unmark it'],
   ['f', 'Full screen, or back'],
   ['?', 'This list'],
   ...PRIMARY_TOOLS.map((tool) => [tool.key, `${tool.label} tool`] as const),

@@ -21,6 +21,8 @@ export function ViewerToolbar(props: {
   onFramesPerSecond: (value: number) => void;
   onHelp: () => void;
   onFullScreen: () => void;
+  /** Marking the image shown as a key image of the note, for its authors. */
+  keyImage?: { isMarked: boolean; isEnabled: boolean; onToggle: () => void };
 }) {
   return (
     <div className="btn-toolbar gap-2 mb-2" role="toolbar" aria-label="Viewer tools">
@@ -98,6 +100,18 @@ export function ViewerToolbar(props: {
           style={{ width: '4.5rem' }}
         />
       </div>
+      {props.keyImage && (
+        <Button
+          size="sm"
+          variant={props.keyImage.isMarked ? 'warning' : 'outline-warning'}
+          aria-pressed={props.keyImage.isMarked}
+          disabled={!props.keyImage.isEnabled}
+          onClick={props.keyImage.onToggle}
+          title="Key image of your note (k)"
+        >
+          {props.keyImage.isMarked ? '★ Key image' : '☆ Mark key image'}
+        </Button>
+      )}
       <Button size="sm" variant="outline-secondary" onClick={props.onFullScreen} title="Full screen (f)">
         Full screen
       </Button>

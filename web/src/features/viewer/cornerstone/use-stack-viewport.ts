@@ -3,7 +3,7 @@ import { Enums, RenderingEngine, eventTarget, type StackViewport, type Types } f
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
 import type { StackSlice } from './series-stack';
 import { createToolGroup } from './viewer-tools';
-import { windowOfRange, type Window } from './window-presets';
+import { rangeOfWindow, windowOfRange, type Window } from './window-presets';
 
 export interface ViewportState {
   /** 0-based index of the image shown. */
@@ -14,26 +14,47 @@ export interface ViewportState {
   loaded: number;
   /** Milliseconds from mounting to the first image drawn; null until then. */
   firstImageMs: number | null;
+  /** The first image could not be fetched or decoded. */
+  isFailed: boolean;
+}
+
+const INITIAL_STATE: ViewportState = {
+  index: 0,
+  window: null,
+  zoom: 1,
+  loaded: 0,
+  firstImageMs: null,
+  isFailed: false,
+};
+
+/** Where a stack opens: an image of it, with a window of its own rather than the file's. */
+export interface StackStart {
+  index: number;
+  window?: Window;
 }
 
 /**
- * A Cornerstone stack viewport in `element` showing `slices`: the middle image first, the rest
- * prefetched around it; its state (slice, window, zoom, progress) follows the renderer's events.
+ * A Cornerstone stack viewport in `element` showing `slices`: the start image (the middle one
+ * unless told) first, the rest prefetched around it; its state (slice, window, zoom, progress)
+ * follows the renderer's events.
  */
-export function useStackViewport(element: HTMLDivElement | null, slices: StackSlice[] | undefined) {
+export function useStackViewport(
+  element: HTMLDivElement | null,
+  slices: StackSlice[] | undefined,
+  /** Changing it opens the stack again (after a failure). */
+  attempt = 0,
+  start?: StackStart,
+) {
   const ids = useId().replace(/[^a-zA-Z0-9]/g, '');
   const renderingEngineId = `engine-${ids}`;
   const viewportId = `viewport-${ids}`;
   const toolGroupId = `tools-${ids}`;
   const mountedAt = useRef(performance.now());
+  // Read when the stack opens, not followed afterwards.
+  const startRef = useRef(start);
+  startRef.current = start;
   const [viewport, setViewport] = useState<StackViewport | null>(null);
-  const [state, setState] = useState<ViewportState>({
-    index: 0,
-    window: null,
-    zoom: 1,
-    loaded: 0,
-    firstImageMs: null,
-  });
+  const [state, setState] = useState<ViewportState>(INITIAL_STATE);
 
   useEffect(() => {
     if (!element || !slices || slices.length === 0) {
@@ -52,7 +73,9 @@ export function useStackViewport(element: HTMLDivElement | null, slices: StackSl
     const imageIds = slices.map((slice) => slice.imageId);
     const inStack = new Set(imageIds);
     const loaded = new Set<string>();
-    const middle = Math.floor(imageIds.length / 2);
+    const { index: first, window: firstWindow } = startRef.current ?? {
+      index: Math.floor(imageIds.length / 2),
+    };
 
     const handleNewImage = () => {
       setState((current) => ({ ...current, index: stack.getCurrentImageIdIndex() }));
@@ -97,16 +120,27 @@ export function useStackViewport(element: HTMLDivElement | null, slices: StackSl
     eventTarget.addEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
 
     let isActive = true;
-    void stack.setStack(imageIds, middle).then(() => {
-      if (!isActive) {
-        return;
-      }
-      stack.render();
-      setViewport(stack);
-      handleNewImage();
-      // The rest of the stack is fetched in the background, nearest images first.
-      toolUtilities.stackPrefetch.enable(element);
-    });
+    setState((current) => ({ ...current, isFailed: false }));
+    stack.setStack(imageIds, Math.min(imageIds.length - 1, Math.max(0, first))).then(
+      () => {
+        if (!isActive) {
+          return;
+        }
+        if (firstWindow) {
+          stack.setProperties({ voiRange: rangeOfWindow(firstWindow) });
+        }
+        stack.render();
+        setViewport(stack);
+        handleNewImage();
+        // The rest of the stack is fetched in the background, nearest images first.
+        toolUtilities.stackPrefetch.enable(element);
+      },
+      () => {
+        if (isActive) {
+          setState((current) => ({ ...current, isFailed: true }));
+        }
+      },
+    );
 
     const resize = new ResizeObserver(() => engine.resize(true, false));
     resize.observe(element);
@@ -125,7 +159,7 @@ export function useStackViewport(element: HTMLDivElement | null, slices: StackSl
       engine.destroy();
       setViewport(null);
     };
-  }, [element, slices, renderingEngineId, viewportId, toolGroupId]);
+  }, [element, slices, renderingEngineId, viewportId, toolGroupId, attempt]);
 
   return { viewport, state, toolGroupId };
 }
