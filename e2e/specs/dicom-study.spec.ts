@@ -114,6 +114,22 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 2 / 3');
   await expect(patient.getByText('The image could not be loaded.')).toBeHidden();
 
+  // Two viewports compare the series, with one toolbar for the active one; keys move the focused one.
+  await patient.getByRole('button', { name: 'Two viewports (1 × 2)' }).click();
+  const stages = patient.getByTestId('viewer-stage');
+  const slices = patient.getByTestId('overlay-slice');
+  await expect(stages).toHaveCount(2);
+  await expect(slices.nth(0)).toHaveText('Im 2 / 3');
+  await expect(slices.nth(1)).toHaveText('Im 3 / 5');
+  await expect(patient.getByRole('toolbar', { name: 'Viewer tools' })).toHaveCount(1);
+  await stages.nth(1).focus();
+  await patient.keyboard.press('Home');
+  await expect(slices.nth(1)).toHaveText('Im 1 / 5');
+  await expect(slices.nth(0)).toHaveText('Im 2 / 3');
+  await expect(ctSeries).toHaveAttribute('aria-current', 'true');
+  // The CT's images, decoded by the first viewer, count as loaded in the second.
+  await expect(patient.getByTestId('viewer-progress')).toHaveCount(0);
+
   // The patient asks a radiologist to read the study.
   await patient.goto('/secondopinion');
   await patient.getByLabel('Radiologist').selectOption({ label: 'Dr. Laura Davis — Musculoskeletal' });

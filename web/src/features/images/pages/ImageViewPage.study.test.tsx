@@ -20,7 +20,9 @@ vi.mock('../../viewer/components/DiagnosticViewer', () => ({
   prepareViewer: () => Promise.resolve(),
   default: (props: DiagnosticViewerProps) => (
     <>
-      <output data-testid="viewer-stand-in">{JSON.stringify(props)}</output>
+      <output data-testid="viewer-stand-in">
+        {JSON.stringify(props, (_, value: unknown) => (value instanceof HTMLElement ? undefined : value))}
+      </output>
       {props.keyImages && (
         <button type="button" onClick={() => props.keyImages?.onToggle(MARKED_IN_VIEWER)}>
           Stand-in key image
@@ -259,6 +261,41 @@ describe('ImageViewPage for a study', () => {
     await userEvent.click(await seriesButton(/CT · Series 1/));
     await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
     expect(viewerProps()?.initialView).toBeUndefined();
+  });
+
+  it('compares series in two or four viewports; the list fills the active one', async () => {
+    serve({
+      [`${STUDY_PATH}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, CT, SR, MR)),
+      [`${STUDY_PATH}/series/${MR.uid}/thumbnail`]: answers.jpeg,
+    });
+    renderView();
+    const shown = () =>
+      screen
+        .getAllByTestId('viewer-stand-in')
+        .map((standIn) => (JSON.parse(standIn.textContent ?? '') as DiagnosticViewerProps).seriesUid);
+
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
+    await userEvent.click(screen.getByRole('button', { name: 'Two viewports (1 × 2)' }));
+    // The second shows the next series of images (the report is skipped).
+    await waitFor(() => expect(shown()).toEqual([CT.uid, MR.uid]));
+    expect(screen.getByRole('button', { name: 'Two viewports (1 × 2)' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Four viewports (2 × 2)' }));
+    const empty = screen.getByRole('button', { name: 'Viewport 3: choose a series from the list.' });
+    expect(
+      screen.getByRole('button', { name: 'Viewport 4: choose a series from the list.' }),
+    ).toBeInTheDocument();
+    await userEvent.click(empty);
+    expect(empty).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(await seriesButton(/CT · Series 1/));
+    await waitFor(() => expect(shown()).toEqual([CT.uid, MR.uid, CT.uid]));
+    expect(await seriesButton(/CT · Series 1/)).toHaveAttribute('aria-current', 'true');
+
+    await userEvent.click(screen.getByRole('button', { name: 'One viewport (1 × 1)' }));
+    await waitFor(() => expect(shown()).toEqual([CT.uid]));
   });
 
   it('says so when the key image a page names is not in the study, and opens the first series', async () => {

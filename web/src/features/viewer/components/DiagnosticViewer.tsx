@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
@@ -51,6 +52,14 @@ export interface DiagnosticViewerProps {
   /** A key image of this series to open on, with its window. */
   initialView?: KeyImage;
   keyImages?: KeyImageMarking;
+  /** One viewport of several: only the active one shows its toolbar, in the layout's slot. */
+  layoutCell?: {
+    isActive: boolean;
+    toolbarSlot: HTMLElement | null;
+    /** What full screen shows: the whole layout. */
+    container: HTMLElement | null;
+    onActivate: () => void;
+  };
 }
 
 function isFrameOf(keyImage: KeyImage, slice: StackSlice): boolean {
@@ -70,6 +79,7 @@ export default function DiagnosticViewer({
   facts,
   initialView,
   keyImages,
+  layoutCell,
 }: DiagnosticViewerProps) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
@@ -202,7 +212,7 @@ export default function DiagnosticViewer({
         viewport?.render();
       }
     } else if (key === 'f') {
-      void toggleFullScreen(section);
+      void toggleFullScreen(fullScreenTarget);
     } else if (key === '?') {
       setIsHelpShown(true);
     } else if (key === 'k' && keyImages) {
@@ -237,31 +247,43 @@ export default function DiagnosticViewer({
     (dataset) => firstValue(dataset, DICOM_TAGS.sopInstanceUid) === slice?.sopInstanceUid,
   );
   const presets = [...fileWindows(sliceDataset), ...(modality === 'CT' ? CT_WINDOW_PRESETS : [])];
-  return (
-    <section ref={setSection} className="diagnostic-viewer" aria-label="Diagnostic viewer">
-      <ViewerToolbar
-        tool={tool}
-        onTool={handleTool}
-        presets={presets}
-        onPreset={applyWindow}
-        onInvert={handleInvert}
-        onReset={handleReset}
-        onRotate={handleRotate}
-        onFlip={handleFlip}
-        isPlaying={isPlaying}
-        onPlay={() => setIsPlaying((playing) => !playing)}
-        framesPerSecond={framesPerSecond}
-        onFramesPerSecond={setFramesPerSecond}
-        onHelp={() => setIsHelpShown(true)}
-        onFullScreen={() => void toggleFullScreen(section)}
-        keyImage={
-          keyImages && {
-            isMarked: isKeyImage,
-            isEnabled: canToggleKeyImage,
-            onToggle: handleKeyImage,
-          }
+  const fullScreenTarget = layoutCell?.container ?? section;
+  const toolbar = (
+    <ViewerToolbar
+      tool={tool}
+      onTool={handleTool}
+      presets={presets}
+      onPreset={applyWindow}
+      onInvert={handleInvert}
+      onReset={handleReset}
+      onRotate={handleRotate}
+      onFlip={handleFlip}
+      isPlaying={isPlaying}
+      onPlay={() => setIsPlaying((playing) => !playing)}
+      framesPerSecond={framesPerSecond}
+      onFramesPerSecond={setFramesPerSecond}
+      onHelp={() => setIsHelpShown(true)}
+      onFullScreen={() => void toggleFullScreen(fullScreenTarget)}
+      keyImage={
+        keyImages && {
+          isMarked: isKeyImage,
+          isEnabled: canToggleKeyImage,
+          onToggle: handleKeyImage,
         }
-      />
+      }
+    />
+  );
+  return (
+    <section
+      ref={setSection}
+      className={`diagnostic-viewer${layoutCell?.isActive ? ' is-active' : ''}`}
+      aria-label={`Diagnostic viewer: ${facts.seriesTitle}`}
+      onPointerDownCapture={layoutCell?.onActivate}
+      onFocusCapture={layoutCell?.onActivate}
+    >
+      {layoutCell
+        ? layoutCell.isActive && layoutCell.toolbarSlot && createPortal(toolbar, layoutCell.toolbarSlot)
+        : toolbar}
       <div
         className="viewer-stage"
         tabIndex={0}

@@ -1,5 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Enums, RenderingEngine, eventTarget, type StackViewport, type Types } from '@cornerstonejs/core';
+import {
+  cache,
+  Enums,
+  RenderingEngine,
+  eventTarget,
+  type StackViewport,
+  type Types,
+} from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
 import type { StackSlice } from './series-stack';
 import { createToolGroup } from './viewer-tools';
@@ -72,7 +79,9 @@ export function useStackViewport(
 
     const imageIds = slices.map((slice) => slice.imageId);
     const inStack = new Set(imageIds);
-    const loaded = new Set<string>();
+    // Images a viewer decoded before (this series seen again) are in the cache and announce nothing.
+    const loaded = new Set(imageIds.filter((imageId) => cache.isLoaded(imageId)));
+    setState((current) => ({ ...current, loaded: loaded.size }));
     const { index: first, window: firstWindow } = startRef.current ?? {
       index: Math.floor(imageIds.length / 2),
     };
