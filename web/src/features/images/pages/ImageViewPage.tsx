@@ -14,6 +14,7 @@ import { ImageNotes } from '../components/ImageNotes';
 import { ImageStage } from '../components/ImageStage';
 import { NoteEditor } from '../components/NoteEditor';
 import { PatientInFiles } from '../components/PatientInFiles';
+import { RasterImageViewer } from '../components/RasterImageViewer';
 import { RateRadiologist } from '../components/RateRadiologist';
 import { StudyViewer } from '../components/StudyViewer';
 
@@ -72,7 +73,11 @@ export function ImageViewPage() {
           </StudyViewer>
         </>
       )}
-      {!data.study && <ImageStage image={data} />}
+      {!data.study && (
+        <RasterImageViewer key={data.uid} image={data}>
+          <ImageStage image={data} />
+        </RasterImageViewer>
+      )}
       <ImageNotes authors={data.authors} />
       {user?.role === 'Physician' && (
         <NoteEditor key={data.uid} imageUid={data.uid} initialNote={ownNote} submitLabel="Save Note" />

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Enums, RenderingEngine, eventTarget, type StackViewport, type Types } from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
-import type { StackSlice } from './series-stack';
 import { createToolGroup } from './viewer-tools';
 import { windowOfRange, type Window } from './window-presets';
 
@@ -17,10 +16,14 @@ export interface ViewportState {
 }
 
 /**
- * A Cornerstone stack viewport in `element` showing `slices`: the middle image first, the rest
- * prefetched around it; its state (slice, window, zoom, progress) follows the renderer's events.
+ * A Cornerstone stack viewport in `element` showing `slices` (a series' frames, or one raster
+ * image): the middle image first, the rest prefetched around it; its state (slice, window, zoom,
+ * progress) follows the renderer's events.
  */
-export function useStackViewport(element: HTMLDivElement | null, slices: StackSlice[] | undefined) {
+export function useStackViewport(
+  element: HTMLDivElement | null,
+  slices: readonly { imageId: string }[] | undefined,
+) {
   const ids = useId().replace(/[^a-zA-Z0-9]/g, '');
   const renderingEngineId = `engine-${ids}`;
   const viewportId = `viewport-${ids}`;
