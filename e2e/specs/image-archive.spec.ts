@@ -98,9 +98,10 @@ test('a physician invites a patient and uploads an image with pausing; the patie
   await expect(patient.getByRole('heading', { name: 'Iris Invitee' })).toBeVisible();
   await patient.reload();
   await expect(patient.getByRole('heading', { name: 'Iris Invitee' })).toBeVisible();
-  const picture = patient.getByRole('img', { name: 'Medical image of Iris Invitee' });
-  await expect(picture).toBeVisible();
-  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1400);
+  // The picture opens in the viewer, decoded at its full size.
+  const stage = patient.getByTestId('viewer-stage');
+  await expect(stage).toHaveAttribute('data-first-image-ms', /^\d+$/, { timeout: 20_000 });
+  await expect(stage).toHaveAccessibleName(/^Image of 1400 × 1400 pixels;/);
   await expect(
     patient.getByText('Clear lungs; recommend a musculoskeletal review of the ribs.'),
   ).toBeVisible();

@@ -13,6 +13,7 @@ import { ImageNotes } from './ImageNotes';
 import { ImageStage } from './ImageStage';
 import { NoteEditor } from './NoteEditor';
 import { PatientInFiles } from './PatientInFiles';
+import { RasterImageViewer } from './RasterImageViewer';
 import { RateRadiologist } from './RateRadiologist';
 import { StudyViewer } from './StudyViewer';
 
@@ -76,7 +77,11 @@ export function ItemView({ data }: { data: Image }) {
           </StudyViewer>
         </>
       )}
-      {!data.study && <ImageStage image={data} />}
+      {!data.study && (
+        <RasterImageViewer image={data}>
+          <ImageStage image={data} />
+        </RasterImageViewer>
+      )}
       <ImageNotes itemUid={data.uid} authors={data.authors} />
       {user?.role === 'Physician' && noteEditor('Save Note')}
       {user?.role === 'Radiologist' && noteEditor('Submit Analysis')}

@@ -3,7 +3,9 @@ import Button from 'react-bootstrap/Button';
 import { PRIMARY_TOOLS } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS } from '../cornerstone/window-presets';
 
-const SHORTCUTS: readonly (readonly [string, string])[] = [
+export type Shortcut = readonly [key: string, action: string];
+
+const SHORTCUTS: readonly Shortcut[] = [
   ['↑ / ↓, wheel', 'Previous / next image'],
   ['Page Up / Page Down', 'Ten images back / forward'],
   ['Home / End', 'First / last image'],
@@ -21,8 +23,16 @@ const SHORTCUTS: readonly (readonly [string, string])[] = [
   ...CT_WINDOW_PRESETS.map((preset) => [preset.key ?? '', `${preset.name} window (CT)`] as const),
 ];
 
-/** The viewer's keyboard and mouse shortcuts. */
-export function ShortcutsDialog({ show, onClose }: { show: boolean; onClose: () => void }) {
+/** The viewer's keyboard and mouse shortcuts (a series viewer's unless others are given). */
+export function ShortcutsDialog({
+  show,
+  onClose,
+  shortcuts = SHORTCUTS,
+}: {
+  show: boolean;
+  onClose: () => void;
+  shortcuts?: readonly Shortcut[];
+}) {
   return (
     <Modal show={show} onHide={onClose} aria-labelledby="viewer-shortcuts-title">
       <Modal.Header closeButton>
@@ -37,7 +47,7 @@ export function ShortcutsDialog({ show, onClose }: { show: boolean; onClose: () 
             </tr>
           </thead>
           <tbody>
-            {SHORTCUTS.map(([key, action]) => (
+            {shortcuts.map(([key, action]) => (
               <tr key={`${key}-${action}`}>
                 <td>
                   <kbd>{key}</kbd>

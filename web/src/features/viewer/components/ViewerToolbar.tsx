@@ -2,11 +2,13 @@ import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
-import { PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
+import { PRIMARY_TOOLS, type PrimaryTool, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import type { Window, WindowPreset } from '../cornerstone/window-presets';
 
 /** The viewer's commands: the left button's tool, the window presets, the view's transforms, cine. */
 export function ViewerToolbar(props: {
+  /** The left button's choices (all the tools unless given). */
+  tools?: readonly PrimaryTool[];
   tool: PrimaryToolId;
   onTool: (id: PrimaryToolId) => void;
   presets: readonly WindowPreset[];
@@ -15,10 +17,11 @@ export function ViewerToolbar(props: {
   onReset: () => void;
   onRotate: () => void;
   onFlip: (direction: 'flipHorizontal' | 'flipVertical') => void;
-  isPlaying: boolean;
-  onPlay: () => void;
-  framesPerSecond: number;
-  onFramesPerSecond: (value: number) => void;
+  /** Cine, for a stack of images: shown when `onPlay` is given (not for a single picture). */
+  isPlaying?: boolean;
+  onPlay?: () => void;
+  framesPerSecond?: number;
+  onFramesPerSecond?: (value: number) => void;
   onHelp: () => void;
   onFullScreen: () => void;
   /** Marking the image shown as a key image of the note, for its authors. */
@@ -27,7 +30,7 @@ export function ViewerToolbar(props: {
   return (
     <div className="btn-toolbar gap-2 mb-2" role="toolbar" aria-label="Viewer tools">
       <ButtonGroup size="sm" aria-label="Left button tool">
-        {PRIMARY_TOOLS.map((tool) => (
+        {(props.tools ?? PRIMARY_TOOLS).map((tool) => (
           <Button
             key={tool.id}
             variant={props.tool === tool.id ? 'primary' : 'outline-primary'}
@@ -71,35 +74,14 @@ export function ViewerToolbar(props: {
           Reset
         </Button>
       </ButtonGroup>
-      <div className="d-flex align-items-center gap-1">
-        <Button
-          size="sm"
-          variant={props.isPlaying ? 'secondary' : 'outline-secondary'}
-          aria-pressed={props.isPlaying}
-          onClick={props.onPlay}
-          title="Cine (space)"
-        >
-          {props.isPlaying ? 'Stop cine' : 'Play cine'}
-        </Button>
-        <Form.Label htmlFor="viewer-fps" className="mb-0 small">
-          Frames/s
-        </Form.Label>
-        <Form.Control
-          id="viewer-fps"
-          size="sm"
-          type="number"
-          min={1}
-          max={60}
-          value={props.framesPerSecond}
-          onChange={(event) => {
-            const value = Number(event.target.value);
-            if (Number.isInteger(value) && value >= 1 && value <= 60) {
-              props.onFramesPerSecond(value);
-            }
-          }}
-          style={{ width: '4.5rem' }}
+      {props.onPlay && (
+        <Cine
+          isPlaying={props.isPlaying ?? false}
+          onPlay={props.onPlay}
+          framesPerSecond={props.framesPerSecond ?? 15}
+          onFramesPerSecond={props.onFramesPerSecond ?? (() => undefined)}
         />
-      </div>
+      )}
       {props.keyImage && (
         <Button
           size="sm"
@@ -118,6 +100,46 @@ export function ViewerToolbar(props: {
       <Button size="sm" variant="outline-secondary" onClick={props.onHelp} aria-label="Keyboard shortcuts">
         ?
       </Button>
+    </div>
+  );
+}
+
+/** Plays the stack in a loop at the chosen rate. */
+function Cine(cine: {
+  isPlaying: boolean;
+  onPlay: () => void;
+  framesPerSecond: number;
+  onFramesPerSecond: (value: number) => void;
+}) {
+  return (
+    <div className="d-flex align-items-center gap-1">
+      <Button
+        size="sm"
+        variant={cine.isPlaying ? 'secondary' : 'outline-secondary'}
+        aria-pressed={cine.isPlaying}
+        onClick={cine.onPlay}
+        title="Cine (space)"
+      >
+        {cine.isPlaying ? 'Stop cine' : 'Play cine'}
+      </Button>
+      <Form.Label htmlFor="viewer-fps" className="mb-0 small">
+        Frames/s
+      </Form.Label>
+      <Form.Control
+        id="viewer-fps"
+        size="sm"
+        type="number"
+        min={1}
+        max={60}
+        value={cine.framesPerSecond}
+        onChange={(event) => {
+          const value = Number(event.target.value);
+          if (Number.isInteger(value) && value >= 1 && value <= 60) {
+            cine.onFramesPerSecond(value);
+          }
+        }}
+        style={{ width: '4.5rem' }}
+      />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { CALIBRATION_NOTES, type SpacingSource } from '../cornerstone/pixel-spacing';
 import type { StackSlice } from '../cornerstone/series-stack';
 import { formatWindow, type Window } from '../cornerstone/window-presets';
 
@@ -16,6 +17,7 @@ export function ViewportOverlay({
   count,
   window,
   zoom,
+  spacing = slice?.spacing,
 }: {
   facts: OverlayFacts;
   slice: StackSlice | undefined;
@@ -23,6 +25,8 @@ export function ViewportOverlay({
   count: number;
   window: Window | null;
   zoom: number;
+  /** What lengths are measured by (a series' slice says it of itself). */
+  spacing?: SpacingSource;
 }) {
   return (
     <div className="viewer-overlay" aria-hidden="true">
@@ -40,10 +44,11 @@ export function ViewportOverlay({
         </div>
         {slice && slice.sliceLocation !== null && <div>Loc {slice.sliceLocation.toFixed(1)} mm</div>}
         {slice && slice.frame > 1 && <div>Frame {slice.frame}</div>}
+        {spacing && <div data-testid="overlay-calibration">{CALIBRATION_NOTES[spacing]}</div>}
       </div>
       <div className="viewer-overlay-corner bottom-right">
         <div data-testid="overlay-window">{window ? formatWindow(window) : ''}</div>
-        <div>Zoom {zoom.toFixed(2)}×</div>
+        <div data-testid="overlay-zoom">Zoom {zoom.toFixed(2)}×</div>
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ import {
   annotation as annotationState,
   type Types as ToolTypes,
 } from '@cornerstonejs/tools';
-import type { Annotation, AnnotationKind, SaveAnnotationBody } from '@ra/shared';
+import type { Annotation, AnnotationFrame, AnnotationKind, SaveAnnotationBody } from '@ra/shared';
 import { handlePoints, storedPoints, type ImagePoint } from './annotation-geometry';
 import type { StackSlice } from './slice-order';
 
@@ -31,19 +31,60 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
 export type ToolAnnotation = ToolTypes.Annotation & { data: { text?: string; label?: string } };
 
 /**
- * What the server keeps of a tool's annotation on one of `slices`: its kind, frame, points in
- * image pixels and label; undefined for what the server does not keep (another tool, another stack).
+ * The images an item's annotations are drawn on, and the frame the server files each under: a
+ * series' frames, or the one picture of a raster item (whose frame is null).
  */
-export function toStored(
-  drawn: ToolAnnotation,
-  seriesUid: string,
-  sliceOf: Map<string, StackSlice>,
-): SaveAnnotationBody | undefined {
+export interface AnnotationTargets {
+  has: (imageId: string) => boolean;
+  /** The stored frame of one of the images; undefined for another image. */
+  frameOf: (imageId: string) => AnnotationFrame | null | undefined;
+  /** The image a stored annotation is drawn on; undefined when it is not one of these. */
+  imageIdOf: (frame: AnnotationFrame | null) => string | undefined;
+}
+
+const frameKey = (sopInstanceUid: string, frame: number) => `${sopInstanceUid}#${frame}`;
+
+/** The frames of one series of a study. */
+export function seriesTargets(seriesUid: string, slices: StackSlice[]): AnnotationTargets {
+  const sliceOf = new Map(slices.map((slice) => [slice.imageId, slice]));
+  const imageIdOf = new Map(
+    slices.map((slice) => [frameKey(slice.sopInstanceUid, slice.frame), slice.imageId]),
+  );
+  return {
+    has: (imageId) => sliceOf.has(imageId),
+    frameOf: (imageId) => {
+      const slice = sliceOf.get(imageId);
+      return (
+        slice && {
+          series_instance_uid: seriesUid,
+          sop_instance_uid: slice.sopInstanceUid,
+          frame: slice.frame,
+        }
+      );
+    },
+    imageIdOf: (frame) => (frame ? imageIdOf.get(frameKey(frame.sop_instance_uid, frame.frame)) : undefined),
+  };
+}
+
+/** The one picture of a raster item: its annotations have no frame. */
+export function rasterTargets(imageId: string): AnnotationTargets {
+  return {
+    has: (candidate) => candidate === imageId,
+    frameOf: (candidate) => (candidate === imageId ? null : undefined),
+    imageIdOf: (frame) => (frame === null ? imageId : undefined),
+  };
+}
+
+/**
+ * What the server keeps of a tool's annotation on one of `targets`: its kind, frame, points in
+ * image pixels and label; undefined for what the server does not keep (another tool, another image).
+ */
+export function toStored(drawn: ToolAnnotation, targets: AnnotationTargets): SaveAnnotationBody | undefined {
   const kind = drawn.metadata && KIND_OF_TOOL.get(drawn.metadata.toolName);
   const imageId = drawn.metadata?.referencedImageId;
-  const slice = imageId ? sliceOf.get(imageId) : undefined;
+  const frame = imageId ? targets.frameOf(imageId) : undefined;
   const world = drawn.data.handles?.points ?? [];
-  if (!kind || !slice || !imageId) {
+  if (!kind || frame === undefined || !imageId) {
     return undefined;
   }
   const pixels = world.map((point) => utilities.worldToImageCoords(imageId, point));
@@ -52,7 +93,7 @@ export function toStored(
   }
   return {
     kind,
-    frame: { series_instance_uid: seriesUid, sop_instance_uid: slice.sopInstanceUid, frame: slice.frame },
+    frame,
     // A thousandth of a pixel is far below what anyone draws, and keeps unmoved points equal.
     data: {
       points: storedPoints(
@@ -103,13 +144,12 @@ export function toToolAnnotation(
 /** Draws stored annotations on the viewport's element; those of other authors stay locked. */
 export function showStored(
   stored: Annotation[],
-  slices: StackSlice[],
+  targets: AnnotationTargets,
   viewport: StackViewport,
   isOwn: (item: Annotation) => boolean,
 ): void {
-  const imageIdOf = new Map(slices.map((slice) => [`${slice.sopInstanceUid}#${slice.frame}`, slice.imageId]));
   for (const item of stored) {
-    const imageId = item.frame && imageIdOf.get(`${item.frame.sop_instance_uid}#${item.frame.frame}`);
+    const imageId = targets.imageIdOf(item.frame);
     if (!imageId || annotationState.state.getAnnotation(item.uid)) {
       continue;
     }

@@ -1,6 +1,7 @@
 import { wadors } from '@cornerstonejs/dicom-image-loader';
 import { DICOM_TAGS, firstValue, type DicomJsonDataset } from '@ra/shared';
 import { dicomwebPath } from '../../../lib/dicomweb';
+import { markMeasuredAtDetector, measurableDataset } from './pixel-spacing';
 import { orderSlices, type StackSlice } from './slice-order';
 
 export type { StackSlice };
@@ -21,8 +22,11 @@ export function registerSeriesStack(
   );
   const bySop = new Map(datasets.map((dataset) => [firstValue(dataset, DICOM_TAGS.sopInstanceUid), dataset]));
   for (const slice of slices) {
+    if (slice.spacing === 'imager') {
+      markMeasuredAtDetector(slice.imageId);
+    }
     // The loader's metadata type is DICOM JSON, as WADO-RS gives it.
-    wadors.metaDataManager.add(slice.imageId, bySop.get(slice.sopInstanceUid) as never);
+    wadors.metaDataManager.add(slice.imageId, measurableDataset(bySop.get(slice.sopInstanceUid)!) as never);
   }
   return slices;
 }

@@ -16,6 +16,7 @@ import {
   init as initTools,
 } from '@cornerstonejs/tools';
 import { getAccessToken } from '../../../lib/api-client';
+import { registerRasterImageLoader } from './raster-image-loader';
 
 /**
  * Decoded images kept in memory across viewers: a 500-slice CT at 16 bits is about 260 MB, so
@@ -60,7 +61,8 @@ export function hasSoftwareWebGl(): boolean {
 
 /**
  * Starts Cornerstone once per page: the renderer, the DICOMweb image loader (frames fetched from
- * our /dicomweb with the signed-in user's bearer token, decoded in web workers) and the tools.
+ * our /dicomweb with the signed-in user's bearer token, decoded in web workers), the loader of
+ * raster archive items (JPEG, PNG) and the tools.
  */
 export function setUpCornerstone(): Promise<void> {
   ready ??= Promise.resolve().then(() => {
@@ -77,6 +79,7 @@ export function setUpCornerstone(): Promise<void> {
         return token ? { Authorization: `Bearer ${token}` } : {};
       },
     });
+    registerRasterImageLoader();
     initTools();
     for (const tool of VIEWER_TOOLS) {
       addTool(tool);

@@ -1,5 +1,6 @@
 import { DICOM_TAGS, firstValue, type DicomJsonDataset } from '@ra/shared';
 import { integerValue } from '../../../lib/dicomweb';
+import { spacingSourceOf, type SpacingSource } from './pixel-spacing';
 
 const IMAGE_POSITION = '00200032';
 const IMAGE_ORIENTATION = '00200037';
@@ -14,6 +15,8 @@ export interface StackSlice {
   instanceNumber: number | null;
   /** Millimetres along the stack's normal (Slice Location, else from Image Position); null when unknown. */
   sliceLocation: number | null;
+  /** What its lengths are measured by. */
+  spacing: SpacingSource;
 }
 
 function numbers(dataset: DicomJsonDataset, tag: string): number[] {
@@ -63,6 +66,7 @@ export function orderSlices(
       frame: index + 1,
       instanceNumber: instance.instanceNumber,
       sliceLocation: instance.frames > 1 ? null : (instance.sliceLocation ?? instance.position),
+      spacing: spacingSourceOf(instance.dataset),
     })),
   );
 }

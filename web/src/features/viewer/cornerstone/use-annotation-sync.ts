@@ -1,9 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { eventTarget, type StackViewport } from '@cornerstonejs/core';
 import { annotation as annotationState, Enums as ToolEnums } from '@cornerstonejs/tools';
 import type { Annotation, SaveAnnotationBody } from '@ra/shared';
 import { deleteAnnotation, saveAnnotation, useAnnotations } from '../api/annotations';
-import { showStored, toStored, type ToolAnnotation } from './annotation-sync';
+import {
+  rasterTargets,
+  seriesTargets,
+  showStored,
+  toStored,
+  type AnnotationTargets,
+  type ToolAnnotation,
+} from './annotation-sync';
 import type { StackSlice } from './slice-order';
 
 /** Changes made by dragging arrive many times a second; the last one of a pause is saved. */
@@ -15,19 +22,32 @@ function bodyOf(item: Annotation): SaveAnnotationBody {
   return { kind: item.kind, frame: item.frame, data: item.data, label: item.label };
 }
 
+/** What the viewer shows: a series of a study, or a raster item's picture (undefined until known). */
+export type AnnotatedImages =
+  { seriesUid: string; slices: StackSlice[] | undefined } | { rasterImageId: string | undefined };
+
 /**
  * Keeps the viewer's measurements and the server's annotations of the item in step: the stored
  * ones are drawn when the stack opens (other authors' locked), and the user's own are saved when
  * drawn or moved and deleted when removed.
  */
-export function useAnnotationSync(options: {
-  itemUid: string;
-  seriesUid: string;
-  slices: StackSlice[] | undefined;
-  viewport: StackViewport | null;
-  myUid: string | undefined;
-}) {
-  const { itemUid, seriesUid, slices, viewport, myUid } = options;
+export function useAnnotationSync(
+  options: {
+    itemUid: string;
+    viewport: StackViewport | null;
+    myUid: string | undefined;
+  } & AnnotatedImages,
+) {
+  const { itemUid, viewport, myUid } = options;
+  const seriesUid = 'seriesUid' in options ? options.seriesUid : undefined;
+  const slices = 'slices' in options ? options.slices : undefined;
+  const rasterImageId = 'rasterImageId' in options ? options.rasterImageId : undefined;
+  const targets = useMemo<AnnotationTargets | undefined>(() => {
+    if (rasterImageId) {
+      return rasterTargets(rasterImageId);
+    }
+    return seriesUid && slices ? seriesTargets(seriesUid, slices) : undefined;
+  }, [seriesUid, slices, rasterImageId]);
   const stored = useAnnotations(itemUid);
   const [status, setStatus] = useState<SaveStatus>('idle');
   /** What the server holds of each of the user's annotations (as its body's JSON). */
@@ -36,7 +56,7 @@ export function useAnnotationSync(options: {
   const others = useRef(new Set<string>());
 
   useEffect(() => {
-    if (!viewport || !slices || !stored.data) {
+    if (!viewport || !targets || !stored.data) {
       return;
     }
     for (const item of stored.data) {
@@ -46,15 +66,14 @@ export function useAnnotationSync(options: {
         others.current.add(item.uid);
       }
     }
-    showStored(stored.data, slices, viewport, (item) => item.author.uid === myUid);
+    showStored(stored.data, targets, viewport, (item) => item.author.uid === myUid);
     viewport.render();
-  }, [viewport, slices, stored.data, myUid]);
+  }, [viewport, targets, stored.data, myUid]);
 
   useEffect(() => {
-    if (!viewport || !slices) {
+    if (!viewport || !targets) {
       return undefined;
     }
-    const sliceOf = new Map(slices.map((slice) => [slice.imageId, slice]));
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
     let pending = 0;
     const track = (work: Promise<unknown>) => {
@@ -80,7 +99,7 @@ export function useAnnotationSync(options: {
       if (!uid || others.current.has(uid) || drawn.isLocked) {
         return;
       }
-      const body = toStored(drawn, seriesUid, sliceOf);
+      const body = toStored(drawn, targets);
       if (!body || saved.current.get(uid) === JSON.stringify(body)) {
         return;
       }
@@ -118,7 +137,7 @@ export function useAnnotationSync(options: {
       for (const [uid, timer] of timers) {
         clearTimeout(timer);
         const drawn = annotationState.state.getAnnotation(uid) as ToolAnnotation | undefined;
-        const body = drawn && toStored(drawn, seriesUid, sliceOf);
+        const body = drawn && toStored(drawn, targets);
         if (body) {
           void saveAnnotation(itemUid, uid, body);
         }
@@ -126,12 +145,12 @@ export function useAnnotationSync(options: {
       // Drawn again from the server when the stack opens next; removing them here is not deleting.
       for (const drawn of annotationState.state.getAllAnnotations()) {
         const imageId = drawn.metadata?.referencedImageId;
-        if (imageId && sliceOf.has(imageId)) {
+        if (imageId && targets.has(imageId)) {
           annotationState.state.removeAnnotation(drawn.annotationUID!);
         }
       }
     };
-  }, [viewport, slices, itemUid, seriesUid]);
+  }, [viewport, targets, itemUid]);
 
   return { status, isLoadFailed: stored.isError };
 }

@@ -8,7 +8,6 @@ import {
   type Types,
 } from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
-import type { StackSlice } from './series-stack';
 import { createToolGroup } from './viewer-tools';
 import { rangeOfWindow, windowOfRange, type Window } from './window-presets';
 
@@ -41,13 +40,13 @@ export interface StackStart {
 }
 
 /**
- * A Cornerstone stack viewport in `element` showing `slices`: the start image (the middle one
- * unless told) first, the rest prefetched around it; its state (slice, window, zoom, progress)
- * follows the renderer's events.
+ * A Cornerstone stack viewport in `element` showing `slices` (a series' frames, or one raster
+ * image): the start image (the middle one unless told) first, the rest prefetched around it; its
+ * state (slice, window, zoom, progress) follows the renderer's events.
  */
 export function useStackViewport(
   element: HTMLDivElement | null,
-  slices: StackSlice[] | undefined,
+  slices: readonly { imageId: string }[] | undefined,
   /** Changing it opens the stack again (after a failure). */
   attempt = 0,
   start?: StackStart,

@@ -12,6 +12,8 @@ import {
   WindowLevelTool,
   ZoomTool,
 } from '@cornerstonejs/tools';
+import { utilities } from '@cornerstonejs/core';
+import { lengthUnit } from './pixel-spacing';
 
 const { MouseBindings } = ToolEnums;
 
@@ -35,6 +37,25 @@ export const PRIMARY_TOOLS = [
 ] as const;
 
 export type PrimaryToolId = (typeof PRIMARY_TOOLS)[number]['id'];
+export interface PrimaryTool {
+  id: PrimaryToolId;
+  name: string;
+  label: string;
+  key: string;
+}
+
+/** A length's text: Cornerstone's, with the unit saying when the millimetres are at the detector. */
+export function lengthTextLines(
+  data: { cachedStats?: Record<string, { length?: number; unit?: string }> },
+  targetId: string,
+): string[] | undefined {
+  const stats = data.cachedStats?.[targetId];
+  if (!stats || typeof stats.length !== 'number' || Number.isNaN(stats.length)) {
+    return undefined;
+  }
+  const imageId = targetId.startsWith('imageId:') ? targetId.slice('imageId:'.length) : undefined;
+  return [`${utilities.roundNumber(stats.length)} ${lengthUnit(stats.unit ?? '', imageId)}`];
+}
 
 /**
  * The tools of one viewport: the chosen tool on the left button, pan on the middle one, zoom on
@@ -44,7 +65,7 @@ export function createToolGroup(toolGroupId: string, viewportId: string, renderi
   ToolGroupManager.destroyToolGroup(toolGroupId);
   const group = ToolGroupManager.createToolGroup(toolGroupId)!;
   for (const tool of [...PRIMARY_TOOLS, { name: nameOf(StackScrollTool) }]) {
-    group.addTool(tool.name);
+    group.addTool(tool.name, tool.name === nameOf(LengthTool) ? { getTextLines: lengthTextLines } : {});
   }
   group.addViewport(viewportId, renderingEngineId);
   group.setToolActive(STACK_SCROLL, { bindings: [{ mouseButton: MouseBindings.Wheel }] });
