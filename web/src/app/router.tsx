@@ -1,4 +1,5 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchPath, type RouteObject } from 'react-router';
+import { registerPagePreloader } from '../lib/page-preloads';
 import { PATHS } from '../lib/paths';
 import { Layout } from './layout/Layout';
 import { PageError } from './layout/PageError';
@@ -95,6 +96,10 @@ function toRoute({ path, Page, isSignedInOnly }: PageRoute): RouteObject {
 }
 
 export const router = createBrowserRouter([{ element: <Layout />, children: PAGE_ROUTES.map(toRoute) }]);
+
+registerPagePreloader((path) => {
+  PAGE_ROUTES.find((route) => matchPath(route.path, path) && route.path !== '*')?.Page.preload();
+});
 
 /** Starts fetching the code of the page at the current address while the session is being checked. */
 export function preloadCurrentPage(): void {

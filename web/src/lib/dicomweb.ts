@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { dicomJsonListSchema, firstValue, type DicomJsonDataset } from '@ra/shared';
+import { checkDicomJsonList, firstValue, type DicomJsonDataset } from '@ra/shared';
 import { apiBlob, apiRequest, ApiError } from './api-client';
 
 /** Where the server's DICOMweb service (PS3.18) answers for a study, or for one series of it. */
@@ -8,10 +8,10 @@ export function dicomwebPath(studyUid: string, seriesUid?: string): string {
   return seriesUid === undefined ? study : `${study}/series/${encodeURIComponent(seriesUid)}`;
 }
 
-/** A QIDO-RS answer, checked against the shared DICOM JSON schema. */
+/** A QIDO-RS or metadata answer, checked to be DICOM JSON (as the shared schema would, without copying it). */
 export async function fetchDicomJson(path: string, signal?: AbortSignal): Promise<DicomJsonDataset[]> {
   const body = await apiRequest<unknown>(path, { accept: 'application/dicom+json', signal });
-  return dicomJsonListSchema.parse(body);
+  return checkDicomJsonList(body);
 }
 
 /**

@@ -8,10 +8,16 @@ import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 import { imageViewPath } from '../../../lib/paths';
 import { usePatientImages } from '../api/patient-images';
+import { preloadViewerOf, usePreloadItemPage } from '../viewer-code';
 
 function ThumbnailLink({ image }: { image: Image }) {
   return (
-    <Link to={imageViewPath(image.uid)} className="thumbnail-button text-center d-block">
+    <Link
+      to={imageViewPath(image.uid)}
+      className="thumbnail-button text-center d-block"
+      onPointerEnter={() => preloadViewerOf(image)}
+      onFocus={() => preloadViewerOf(image)}
+    >
       <ImageThumbnail image={image} alt={`Image of ${formatDateTime(image.createdAt)}`} />
       {image.study && <StudyFacts study={image.study} className="mt-1 mx-auto" />}
     </Link>
@@ -29,10 +35,11 @@ export function PatientImages({
   onShowAll: () => void;
 }) {
   const all = usePatientImages(patient.uid, { enabled: isShowingAll });
+  const images = isShowingAll && all.data ? all.data.pages.flatMap((page) => page.images) : patient.images;
+  usePreloadItemPage(images);
   if (patient.image_count === 0) {
     return <p className="text-body-secondary mb-0">No images yet.</p>;
   }
-  const images = isShowingAll && all.data ? all.data.pages.flatMap((page) => page.images) : patient.images;
   return (
     <>
       <div className="thumbnail-grid">

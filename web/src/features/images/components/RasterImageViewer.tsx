@@ -1,9 +1,7 @@
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Component, Suspense, type ReactNode } from 'react';
 import type { Image } from '@ra/shared';
 import { formatShortDate } from '../../../lib/dates';
-
-// The viewer (Cornerstone3D and its tools) is its own chunk, fetched only by pages showing images.
-const RasterViewer = lazy(() => import('../../viewer/components/RasterViewer'));
+import { RasterViewer } from '../viewer-code';
 
 /** What stands in when the viewer's code cannot be fetched (offline, a new deployment): the picture. */
 class ViewerCodeBoundary extends Component<

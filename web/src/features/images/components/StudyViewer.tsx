@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -9,13 +9,10 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { useSeriesOfInstance, useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
+import { DiagnosticViewer, prepareDiagnosticViewer } from '../viewer-code';
 import { SeriesList, seriesTitle } from './SeriesList';
 import { seriesOfCells, VIEWER_LAYOUTS, type ViewerLayout } from './viewer-layouts';
 import './study-viewer.css';
-
-// The viewer (Cornerstone3D, its codecs and tools) is its own chunk, fetched only by study pages.
-const loadViewer = () => import('../../viewer/components/DiagnosticViewer');
-const DiagnosticViewer = lazy(loadViewer);
 
 const VIEWPORT_COUNTS: Record<number, string> = {
   1: 'One viewport',
@@ -90,7 +87,7 @@ export function StudyViewer({
   // The viewer's chunk comes while the series are listed, and the series' metadata while the
   // viewer starts: side by side rather than one after the other.
   useEffect(() => {
-    void loadViewer().then((viewer) => viewer.prepareViewer());
+    void prepareDiagnosticViewer();
   }, []);
   useEffect(() => {
     if (firstUid) {

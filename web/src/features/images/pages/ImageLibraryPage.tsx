@@ -11,12 +11,14 @@ import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 import { imageViewPath, PATHS } from '../../../lib/paths';
 import { usePatientImages } from '../api/patient-images';
+import { preloadViewerOf, usePreloadItemPage } from '../viewer-code';
 
 export function ImageLibraryPage() {
   const { user } = useAuth();
   const isPatient = user?.role === 'Patient';
   const images = usePatientImages(user?.uid, { enabled: isPatient });
   const rows = images.data?.pages.flatMap((page) => page.images) ?? [];
+  usePreloadItemPage(rows);
   return (
     <Container className="py-5">
       <p className="text-body-secondary mb-1">Medical Image Center</p>
@@ -55,7 +57,7 @@ export function ImageLibraryPage() {
                   {image.study && <StudyFacts study={image.study} className="mt-1" />}
                 </td>
                 <td>
-                  <LinkButton to={imageViewPath(image.uid)} size="sm">
+                  <LinkButton to={imageViewPath(image.uid)} size="sm" onIntent={() => preloadViewerOf(image)}>
                     View
                   </LinkButton>
                 </td>
