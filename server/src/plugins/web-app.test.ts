@@ -8,6 +8,8 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 const SHELL = '<!doctype html><title>Radiology Archive</title>' + '<p>shell</p>'.repeat(50);
 const LANDING = '<!doctype html><title>Radiology Archive</title>' + '<h1>Landing</h1>'.repeat(50);
 const SCRIPT = 'console.log("the app");'.repeat(50);
+/** A viewer codec's WebAssembly (a module header, then filler). */
+const CODEC = '\0asm\u0001\0\0\0' + 'codec'.repeat(200);
 
 let t: TestApp;
 let webDir: string;
@@ -26,6 +28,7 @@ beforeAll(async () => {
   writeWithVariants(path.join(webDir, 'index.html'), SHELL);
   writeWithVariants(path.join(webDir, 'landing.html'), LANDING);
   writeWithVariants(path.join(webDir, 'assets', 'app-abc123.js'), SCRIPT);
+  writeWithVariants(path.join(webDir, 'assets', 'codec_decode-abc123.wasm'), CODEC);
   fs.writeFileSync(path.join(webDir, 'assets', 'app-abc123.js.map'), '{"version":3}');
   fs.writeFileSync(path.join(webDir, '.vite', 'manifest.json'), '{}');
   t = await createTestApp({ WEB_DIST_DIR: webDir });
@@ -62,6 +65,15 @@ describe('the web app files', () => {
     expect(response.headers['content-type']).toContain('javascript');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('sends a codec’s WebAssembly compressed, as application/wasm (streaming compilation needs it), cached for good', async () => {
+    const response = await get('/assets/codec_decode-abc123.wasm', 'gzip, deflate, br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('application/wasm');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(CODEC);
   });
 
   it('sends the gzip variant to a client that accepts only gzip', async () => {
