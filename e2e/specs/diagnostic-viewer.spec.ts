@@ -70,6 +70,12 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   });
   const phantom = await storePhantom(doctor, token, ((await me.json()) as { uid: string }).uid);
 
+  const frameRequests: string[] = [];
+  patient.on('request', (request) => {
+    if (request.url().includes('/frames/')) {
+      frameRequests.push(request.url());
+    }
+  });
   await patient.goto('/imagelibrary');
   await patient.getByRole('row').filter({ hasText: 'Study' }).getByText('View', { exact: true }).click();
   await patient.getByRole('button', { name: /CT · Series 1/ }).click();
@@ -85,6 +91,9 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im ${middle} / ${SLICES}`);
   await expect(patient.getByTestId('overlay-window')).toHaveText('W 400 L 40');
   await expect(patient.getByText(`Loaded ${SLICES} of ${SLICES} images`)).toBeHidden({ timeout: 30_000 });
+  // Every frame was asked for once: the first image and the prefetch do not fetch one twice.
+  expect(frameRequests.length).toBe(SLICES);
+  expect(new Set(frameRequests).size).toBe(SLICES);
 
   // The image fills the viewport's smaller side at zoom 1: so many screen pixels per millimetre.
   const box = (await patient.getByTestId('viewer-viewport').boundingBox())!;
