@@ -304,3 +304,74 @@ test('a PNG opens in the viewer: lengths in pixels, brightness and contrast chan
   await patient.reload();
   await expect.poll(() => measurementTexts(patient)).toBe(text);
 });
+
+/** A multi-frame ultrasound clip: `frames` frames of 64 × 64, each a flat grey of its own. */
+async function writeCineClip(frames: number): Promise<Buffer> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-cine-'));
+  try {
+    const side = 64;
+    const pixels = Buffer.alloc(side * side * frames);
+    for (let frame = 0; frame < frames; frame += 1) {
+      pixels.fill(20 + frame * 25, frame * side * side, (frame + 1) * side * side);
+    }
+    await fs.writeFile(path.join(dir, 'pixels.raw'), pixels);
+    const lines = [
+      '(0008,0016) UI [1.2.840.10008.5.1.4.1.1.3.1]',
+      `(0008,0018) UI [${newUid()}]`,
+      '(0008,0020) DA [20260102]',
+      '(0008,0060) CS [US]',
+      '(0008,103e) LO [Cardiac clip]',
+      '(0010,0010) PN [Endtoend^Erin]',
+      '(0010,0020) LO [UNITS-1]',
+      '(0010,0030) DA [19910615]',
+      `(0020,000d) UI [${newUid()}]`,
+      `(0020,000e) UI [${newUid()}]`,
+      '(0020,0011) IS [1]',
+      '(0020,0013) IS [1]',
+      '(0028,0002) US 1',
+      '(0028,0004) CS [MONOCHROME2]',
+      `(0028,0008) IS [${frames}]`,
+      `(0028,0010) US ${side}`,
+      `(0028,0011) US ${side}`,
+      '(0028,0100) US 8',
+      '(0028,0101) US 8',
+      '(0028,0102) US 7',
+      '(0028,0103) US 0',
+      '(0028,1050) DS [128]',
+      '(0028,1051) DS [256]',
+      `(7fe0,0010) OB =${path.join(dir, 'pixels.raw')}`,
+    ];
+    await fs.writeFile(path.join(dir, 'clip.dump'), `${lines.join('\n')}\n`);
+    await run('dump2dcm', ['-q', '+te', path.join(dir, 'clip.dump'), path.join(dir, 'clip.dcm')]);
+    return await fs.readFile(path.join(dir, 'clip.dcm'));
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a multi-frame ultrasound clip plays as a stack: one image per frame, scrolled and played', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { patient, patientToken, patientUid, doctor, token } = await patientAndPhysician(browser);
+  const frames = 8;
+  await storeStudy(doctor, token, patientUid, [await writeCineClip(frames)]);
+  await patient.goto(`/imageview?image=${await onlyItemUid(patient, patientToken, patientUid)}`);
+
+  const stage = patient.getByTestId('viewer-stage');
+  const slice = patient.getByTestId('overlay-slice');
+  await expect(stage).toHaveAttribute('data-first-image-ms', /^\d+$/, { timeout: 30_000 });
+  await expect(slice).toHaveText(`Im ${frames / 2 + 1} / ${frames}`);
+  const middle = await canvasPixels(patient);
+  await stage.focus();
+  await patient.keyboard.press('End');
+  await expect(slice).toHaveText(`Im ${frames} / ${frames}`);
+  // Each frame is its own picture.
+  await expect.poll(() => canvasPixels(patient)).not.toBe(middle);
+
+  await patient.keyboard.press('Home');
+  await expect(slice).toHaveText(`Im 1 / ${frames}`);
+  await patient.getByRole('button', { name: 'Play cine' }).click();
+  await expect(slice).not.toHaveText(`Im 1 / ${frames}`);
+  await patient.getByRole('button', { name: 'Stop cine' }).click();
+});
