@@ -1,16 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { expect, test, type Page } from '@playwright/test';
-import {
-  multipartRelatedContentType,
-  newBoundary,
-  writeMultipartRelated,
-} from '../../server/src/modules/dicomweb/multipart-related.js';
 import { ctPhantom, PHANTOM_HU, writeCtPhantom } from '../../server/test/ct-phantom.js';
 import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+import { storeStudyByApi } from '../fixtures/dicomweb.js';
+import { canvasPixels, drag, measurementTexts } from '../fixtures/viewer.js';
 
 const SLICES = 40;
 
@@ -19,40 +14,8 @@ async function storePhantom(doctor: Page, token: string, patientUid: string) {
   const phantom = ctPhantom({ slices: SLICES, patientName: 'Endtoend^Erin', birthDate: '19910615' });
   const files = await writeCtPhantom(await fs.mkdtemp(path.join(os.tmpdir(), 'ra-phantom-')), phantom);
   const parts = await Promise.all(files.map((file) => fs.readFile(file)));
-  const boundary = newBoundary();
-  const body = await buffer(
-    writeMultipartRelated(
-      Readable.from(parts.map((part) => ({ contentType: 'application/dicom', body: part }))),
-      boundary,
-    ),
-  );
-  const stored = await doctor.request.post(`/dicomweb/studies?patient=${patientUid}`, {
-    headers: { authorization: `Bearer ${token}`, 'content-type': multipartRelatedContentType(boundary) },
-    data: body,
-  });
-  expect(stored.status()).toBe(200);
+  await storeStudyByApi(doctor, token, parts, { patientUid });
   return phantom;
-}
-
-/** The viewport's picture, to tell whether what is drawn changed. */
-function canvasPixels(page: Page): Promise<string> {
-  return page
-    .getByTestId('viewer-viewport')
-    .locator('canvas')
-    .first()
-    .evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
-}
-
-/** The measurement texts the tools draw on the viewport. */
-async function measurementTexts(page: Page): Promise<string> {
-  return (await page.getByTestId('viewer-viewport').locator('svg text').allTextContents()).join(' | ');
-}
-
-async function drag(page: Page, from: [number, number], to: [number, number]) {
-  await page.mouse.move(...from);
-  await page.mouse.down();
-  await page.mouse.move(...to, { steps: 8 });
-  await page.mouse.up();
 }
 
 test('the viewer reads a CT phantom: millimetres and HU are right, the window drags, the stack scrolls and plays', async ({

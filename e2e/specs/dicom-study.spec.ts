@@ -1,17 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { expect, test } from '@playwright/test';
-import {
-  multipartRelatedContentType,
-  newBoundary,
-  writeMultipartRelated,
-} from '../../server/src/modules/dicomweb/multipart-related.js';
 import { newUid, sampleCopy } from '../../server/test/dicom-files.js';
 import { readDicomSample } from '../../server/test/dicom-samples.js';
 import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+import { storeStudyByApi } from '../fixtures/dicomweb.js';
 
 /**
  * A CD as hospitals hand it out: a DICOMDIR, an autorun file, a viewer's icon, and a CT series of
@@ -154,22 +148,7 @@ test('a study sent by STOW-RS without a patient waits in Incoming until the phys
   // A PACS stores a study naming someone else, without a patient: it lands in Incoming.
   const study = { studyUid: newUid(), patientName: 'Smith^John', birthDate: '19650101' };
   const parts = [await sampleCopy('CT_small.dcm', study), await sampleCopy('MR_small.dcm', study)];
-  const boundary = newBoundary();
-  const body = await buffer(
-    writeMultipartRelated(
-      Readable.from(parts.map((part) => ({ contentType: 'application/dicom', body: part }))),
-      boundary,
-    ),
-  );
-  const stored = await doctor.request.post('/dicomweb/studies', {
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': multipartRelatedContentType(boundary),
-      'user-agent': 'Hospital PACS',
-    },
-    data: body,
-  });
-  expect(stored.status()).toBe(200);
+  await storeStudyByApi(doctor, token, parts, { userAgent: 'Hospital PACS' });
 
   await doctor.goto('/dashboard');
   await doctor.getByRole('link', { name: 'Incoming Studies' }).click();

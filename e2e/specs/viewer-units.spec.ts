@@ -2,16 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import {
-  multipartRelatedContentType,
-  newBoundary,
-  writeMultipartRelated,
-} from '../../server/src/modules/dicomweb/multipart-related.js';
 import { newUid } from '../../server/test/dicom-files.js';
 import {
   addPatientByApi,
@@ -20,6 +13,8 @@ import {
   signInByApi,
   uploadImageByApi,
 } from '../fixtures/accounts.js';
+import { storeStudyByApi } from '../fixtures/dicomweb.js';
+import { canvasPixels, drag, measurementTexts } from '../fixtures/viewer.js';
 
 const run = promisify(execFile);
 
@@ -120,21 +115,6 @@ async function patientAndPhysician(browser: Browser) {
   return { patient, patientToken, patientUid: user.uid, doctor, token };
 }
 
-async function storeStudy(doctor: Page, token: string, patientUid: string, files: Buffer[]) {
-  const boundary = newBoundary();
-  const body = await buffer(
-    writeMultipartRelated(
-      Readable.from(files.map((file) => ({ contentType: 'application/dicom', body: file }))),
-      boundary,
-    ),
-  );
-  const stored = await doctor.request.post(`/dicomweb/studies?patient=${patientUid}`, {
-    headers: { authorization: `Bearer ${token}`, 'content-type': multipartRelatedContentType(boundary) },
-    data: body,
-  });
-  expect(stored.status()).toBe(200);
-}
-
 async function onlyItemUid(page: Page, token: string, patientUid: string): Promise<string> {
   const response = await page.request.get(`/api/user/${patientUid}/images`, {
     headers: { authorization: `Bearer ${token}` },
@@ -142,26 +122,6 @@ async function onlyItemUid(page: Page, token: string, patientUid: string): Promi
   const { images } = (await response.json()) as { images: { uid: string }[] };
   expect(images).toHaveLength(1);
   return images[0]!.uid;
-}
-
-/** The measurement texts the tools draw on the viewport. */
-async function measurementTexts(page: Page): Promise<string> {
-  return (await page.getByTestId('viewer-viewport').locator('svg text').allTextContents()).join(' | ');
-}
-
-function canvasPixels(page: Page): Promise<string> {
-  return page
-    .getByTestId('viewer-viewport')
-    .locator('canvas')
-    .first()
-    .evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
-}
-
-async function drag(page: Page, from: [number, number], to: [number, number], button?: 'right') {
-  await page.mouse.move(...from);
-  await page.mouse.down({ button });
-  await page.mouse.move(...to, { steps: 8 });
-  await page.mouse.up({ button });
 }
 
 /** The saved length's two points, in the image's pixels. */
@@ -214,7 +174,7 @@ test('an MR length reads millimetres from Pixel Spacing', async ({ browser }) =>
     imagerPixelSpacing: null,
     slices: 3,
   };
-  await storeStudy(doctor, token, patientUid, await writePhantom(phantom));
+  await storeStudyByApi(doctor, token, await writePhantom(phantom), { patientUid });
   const item = await onlyItemUid(patient, patientToken, patientUid);
   await patient.goto(`/imageview?image=${item}`);
 
@@ -241,7 +201,7 @@ test('an X-ray length with only Imager Pixel Spacing reads millimetres at the de
     imagerPixelSpacing: [0.2, 0.2],
     slices: 1,
   };
-  await storeStudy(doctor, token, patientUid, await writePhantom(phantom));
+  await storeStudyByApi(doctor, token, await writePhantom(phantom), { patientUid });
   const item = await onlyItemUid(patient, patientToken, patientUid);
   await patient.goto(`/imageview?image=${item}`);
 
@@ -355,7 +315,7 @@ test('a multi-frame ultrasound clip plays as a stack: one image per frame, scrol
   test.setTimeout(60_000);
   const { patient, patientToken, patientUid, doctor, token } = await patientAndPhysician(browser);
   const frames = 8;
-  await storeStudy(doctor, token, patientUid, [await writeCineClip(frames)]);
+  await storeStudyByApi(doctor, token, [await writeCineClip(frames)], { patientUid });
   await patient.goto(`/imageview?image=${await onlyItemUid(patient, patientToken, patientUid)}`);
 
   const stage = patient.getByTestId('viewer-stage');

@@ -11,8 +11,9 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
 import { registerSeriesStack, type StackSlice } from '../cornerstone/series-stack';
 import { setUpCornerstone } from '../cornerstone/setup';
-import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
+import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
+import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
 import { AnnotationStatus } from './AnnotationStatus';
@@ -24,15 +25,6 @@ import './diagnostic-viewer.css';
 /** Starts the renderer and the decoders ahead of the first series opened. */
 export function prepareViewer(): Promise<void> {
   return setUpCornerstone();
-}
-
-/** The viewer alone on the screen, or back in the page. */
-async function toggleFullScreen(section: HTMLElement | null) {
-  if (document.fullscreenElement) {
-    await document.exitFullscreen();
-  } else {
-    await section?.requestFullscreen();
-  }
 }
 
 /** The key images of the note being written, marked and unmarked from the viewer. */
@@ -105,6 +97,8 @@ export default function DiagnosticViewer({
     return index < 0 ? undefined : { index, window: initialView?.window };
   }, [slices, initialView]);
   const { viewport, state, toolGroupId } = useStackViewport(element, slices, attempt, start);
+  // In a layout of several viewports, full screen shows them all.
+  const view = useViewCommands(viewport, layoutCell?.container ?? section);
   const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
   const [tool, setTool] = useState<PrimaryToolId>('window');
   const [isPlaying, setIsPlaying] = useState(false);
@@ -130,26 +124,6 @@ export default function DiagnosticViewer({
   const applyWindow = useCallback(
     (window: Window) => {
       viewport?.setProperties({ voiRange: rangeOfWindow(window) });
-      viewport?.render();
-    },
-    [viewport],
-  );
-  const handleReset = useCallback(() => {
-    viewport?.resetProperties();
-    viewport?.resetCamera();
-    viewport?.render();
-  }, [viewport]);
-  const handleInvert = useCallback(() => {
-    viewport?.setProperties({ invert: !viewport.getProperties().invert });
-    viewport?.render();
-  }, [viewport]);
-  const handleRotate = useCallback(() => {
-    viewport?.setViewPresentation({ rotation: (viewport.getRotation() + 90) % 360 });
-    viewport?.render();
-  }, [viewport]);
-  const handleFlip = useCallback(
-    (direction: 'flipHorizontal' | 'flipVertical') => {
-      viewport?.setCamera({ [direction]: !viewport.getCamera()[direction] });
       viewport?.render();
     },
     [viewport],
@@ -204,15 +178,13 @@ export default function DiagnosticViewer({
     } else if (key === ' ') {
       setIsPlaying((playing) => !playing);
     } else if (key === 'i') {
-      handleInvert();
+      view.invert();
     } else if (key === '0') {
-      handleReset();
+      view.reset();
     } else if (key === 'Delete' || key === 'Backspace') {
-      if (removeSelectedAnnotations() > 0) {
-        viewport?.render();
-      }
+      view.deleteSelected();
     } else if (key === 'f') {
-      void toggleFullScreen(fullScreenTarget);
+      view.toggleFullScreen();
     } else if (key === '?') {
       setIsHelpShown(true);
     } else if (key === 'k' && keyImages) {
@@ -247,23 +219,22 @@ export default function DiagnosticViewer({
     (dataset) => firstValue(dataset, DICOM_TAGS.sopInstanceUid) === slice?.sopInstanceUid,
   );
   const presets = [...fileWindows(sliceDataset), ...(modality === 'CT' ? CT_WINDOW_PRESETS : [])];
-  const fullScreenTarget = layoutCell?.container ?? section;
   const toolbar = (
     <ViewerToolbar
       tool={tool}
       onTool={handleTool}
       presets={presets}
       onPreset={applyWindow}
-      onInvert={handleInvert}
-      onReset={handleReset}
-      onRotate={handleRotate}
-      onFlip={handleFlip}
+      onInvert={view.invert}
+      onReset={view.reset}
+      onRotate={view.rotate}
+      onFlip={view.flip}
       isPlaying={isPlaying}
       onPlay={() => setIsPlaying((playing) => !playing)}
       framesPerSecond={framesPerSecond}
       onFramesPerSecond={setFramesPerSecond}
       onHelp={() => setIsHelpShown(true)}
-      onFullScreen={() => void toggleFullScreen(fullScreenTarget)}
+      onFullScreen={view.toggleFullScreen}
       keyImage={
         keyImages && {
           isMarked: isKeyImage,

@@ -8,8 +8,9 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { CALIBRATION_NOTES } from '../cornerstone/pixel-spacing';
 import { rasterImageId } from '../cornerstone/raster-image-loader';
 import { setUpCornerstone } from '../cornerstone/setup';
-import { removeSelectedAnnotations, useAnnotationSync } from '../cornerstone/use-annotation-sync';
+import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
+import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryTool, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { AnnotationStatus } from './AnnotationStatus';
 import { ShortcutsDialog, type Shortcut } from './ShortcutsDialog';
@@ -36,14 +37,6 @@ const RASTER_SHORTCUTS: readonly Shortcut[] = [
   ['?', 'This list'],
   ...RASTER_TOOLS.map((tool) => [tool.key, `${tool.label} tool`] as const),
 ];
-
-async function toggleFullScreen(section: HTMLElement | null) {
-  if (document.fullscreenElement) {
-    await document.exitFullscreen();
-  } else {
-    await section?.requestFullscreen();
-  }
-}
 
 export interface RasterViewerProps {
   /** The archive item the annotations belong to. */
@@ -79,6 +72,7 @@ export default function RasterViewer({ itemUid, url, facts }: RasterViewerProps)
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   const [section, setSection] = useState<HTMLElement | null>(null);
   const { viewport, state, toolGroupId } = useStackViewport(element, slices);
+  const view = useViewCommands(viewport, section);
   const annotations = useAnnotationSync({
     itemUid,
     rasterImageId: slices ? imageId : undefined,
@@ -95,40 +89,18 @@ export default function RasterViewer({ itemUid, url, facts }: RasterViewerProps)
     },
     [toolGroupId],
   );
-  const handleReset = useCallback(() => {
-    viewport?.resetProperties();
-    viewport?.resetCamera();
-    viewport?.render();
-  }, [viewport]);
-  const handleInvert = useCallback(() => {
-    viewport?.setProperties({ invert: !viewport.getProperties().invert });
-    viewport?.render();
-  }, [viewport]);
-  const handleRotate = useCallback(() => {
-    viewport?.setViewPresentation({ rotation: (viewport.getRotation() + 90) % 360 });
-    viewport?.render();
-  }, [viewport]);
-  const handleFlip = useCallback(
-    (direction: 'flipHorizontal' | 'flipVertical') => {
-      viewport?.setCamera({ [direction]: !viewport.getCamera()[direction] });
-      viewport?.render();
-    },
-    [viewport],
-  );
 
   const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const key = event.key;
     const primary = RASTER_TOOLS.find((candidate) => candidate.key === key);
     if (key === 'i') {
-      handleInvert();
+      view.invert();
     } else if (key === '0') {
-      handleReset();
+      view.reset();
     } else if (key === 'Delete' || key === 'Backspace') {
-      if (removeSelectedAnnotations() > 0) {
-        viewport?.render();
-      }
+      view.deleteSelected();
     } else if (key === 'f') {
-      void toggleFullScreen(section);
+      view.toggleFullScreen();
     } else if (key === '?') {
       setIsHelpShown(true);
     } else if (primary) {
@@ -161,12 +133,12 @@ export default function RasterViewer({ itemUid, url, facts }: RasterViewerProps)
         onTool={handleTool}
         presets={[]}
         onPreset={() => undefined}
-        onInvert={handleInvert}
-        onReset={handleReset}
-        onRotate={handleRotate}
-        onFlip={handleFlip}
+        onInvert={view.invert}
+        onReset={view.reset}
+        onRotate={view.rotate}
+        onFlip={view.flip}
         onHelp={() => setIsHelpShown(true)}
-        onFullScreen={() => void toggleFullScreen(section)}
+        onFullScreen={view.toggleFullScreen}
       />
       <div
         className="viewer-stage"
