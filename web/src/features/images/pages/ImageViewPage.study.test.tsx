@@ -32,6 +32,10 @@ vi.mock('../../viewer/components/DiagnosticViewer', () => ({
   ),
 }));
 
+vi.mock('../../viewer/components/RasterViewer', () => ({
+  default: () => <output data-testid="raster-viewer-stand-in" />,
+}));
+
 const PHYSICIAN = meSchema.parse({
   uid: '4b0a2b52-5d3c-4d43-9d55-0a4f6f0a4b11',
   email: 'doctor@example.com',
