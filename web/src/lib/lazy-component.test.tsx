@@ -21,19 +21,22 @@ function deferredModule() {
 }
 
 describe('lazyComponent', () => {
-  // That it then renders is driven in Chromium (every page and viewer); jsdom's act() does not
-  // replay a suspended use() once its promise settles.
-  it('shows the fallback while its code is on its way, and asks for the code once', () => {
+  it('suspends until its code arrives, asking for it once, then renders with its props', async () => {
     const module = deferredModule();
     const Lazy = lazyComponent(module.load, 'Greeting');
-    render(
-      <Suspense fallback={<p>Loading…</p>}>
-        <Lazy name="Ada" />
-        <Lazy name="Bob" />
-      </Suspense>,
-    );
+    await act(async () => {
+      render(
+        <Suspense fallback={<p>Loading…</p>}>
+          <Lazy name="Ada" />
+          <Lazy name="Bob" />
+        </Suspense>,
+      );
+    });
     expect(screen.getByText('Loading…')).toBeInTheDocument();
     expect(module.loads.count).toBe(1);
+    await act(async () => module.arrive());
+    expect(screen.getByText('Hello Ada')).toBeInTheDocument();
+    expect(screen.getByText('Hello Bob')).toBeInTheDocument();
   });
 
   it('renders at once, without its fallback, once preloaded code has arrived; the code is fetched once', async () => {

@@ -60,7 +60,7 @@ export function NoteEditor({
           <p className="small text-body-secondary mb-1" id="note-key-images-hint">
             {keyImages.length === 0
               ? 'No key images. Mark the images your note refers to in the viewer (k).'
-              : `Key images saved with your note (${keyImages.length}):`}
+              : `Key images of your note (${keyImages.length}), saved with it:`}
           </p>
           <KeyImageLinks itemUid={imageUid} keyImages={keyImages} onRemove={onRemoveKeyImage} />
         </div>

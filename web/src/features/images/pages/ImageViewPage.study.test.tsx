@@ -339,6 +339,7 @@ describe('ImageViewPage for a study', () => {
       'href',
       `/imageview?image=${UID}&instance=${MARKED_IN_VIEWER.sop_instance_uid}&frame=1&center=40&width=400`,
     );
+    expect(screen.getByText('Key images of your note (1), saved with it:')).toBeInTheDocument();
     expect(viewerProps()?.keyImages?.marked).toEqual([MARKED_IN_VIEWER]);
     await userEvent.type(screen.getByLabelText('Notes'), 'Mass');
     await userEvent.click(screen.getByRole('button', { name: 'Save Note' }));
