@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { annotationListSchema, imageResponseSchema, uploadStudyResponseSchema } from '@ra/shared';
-import type { TestApp } from './test-app.js';
+import { createTestApp, type TestApp } from './test-app.js';
 import { bearer, createPatient, createPhysician, createRadiologist, signIn } from './factories.js';
 import { newUid, sampleCopy } from './dicom-files.js';
 import { pngImage, uploadFile } from './uploads.js';
@@ -184,4 +184,10 @@ export function lengthOnStudy(uids: AnnotatedArchive['uids'], overrides: Record<
     },
     ...overrides,
   };
+}
+
+/** A test app of its own with the archive above and the annotation calls, for a file's beforeAll. */
+export async function startAnnotatedArchive() {
+  const t = await createTestApp({}, { jobPollingSeconds: 0.5 });
+  return { t, archive: await setUpAnnotatedArchive(t), calls: annotationCalls(t) };
 }

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import type { TestApp } from '../../../test/test-app.js';
 import { bearer } from '../../../test/factories.js';
 import { newUid } from '../../../test/dicom-files.js';
 import {
   annotationCalls,
   frameOf,
   lengthOnStudy,
-  setUpAnnotatedArchive,
+  startAnnotatedArchive,
   type AnnotatedArchive,
 } from '../../../test/annotated-archive.js';
 import { annotations } from '../../db/schema/index.js';
@@ -20,9 +20,7 @@ let archive: AnnotatedArchive;
 let calls: ReturnType<typeof annotationCalls>;
 
 beforeAll(async () => {
-  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
-  archive = await setUpAnnotatedArchive(t);
-  calls = annotationCalls(t);
+  ({ t, archive, calls } = await startAnnotatedArchive());
 });
 afterAll(() => t.close());
 

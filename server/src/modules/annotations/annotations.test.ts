@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { annotationListSchema, saveAnnotationResponseSchema } from '@ra/shared';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import type { TestApp } from '../../../test/test-app.js';
 import { createRadiologist } from '../../../test/factories.js';
 import {
   addInvoice,
   annotationCalls,
   frameOf,
   lengthOnStudy,
-  setUpAnnotatedArchive,
+  startAnnotatedArchive,
   signedIn,
   uploadImageFor,
   type AnnotatedArchive,
@@ -21,9 +21,7 @@ let archive: AnnotatedArchive;
 let calls: ReturnType<typeof annotationCalls>;
 
 beforeAll(async () => {
-  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
-  archive = await setUpAnnotatedArchive(t);
-  calls = annotationCalls(t);
+  ({ t, archive, calls } = await startAnnotatedArchive());
 });
 afterAll(() => t.close());
 

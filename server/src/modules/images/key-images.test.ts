@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import type { TestApp } from '../../../test/test-app.js';
 import {
   annotationCalls,
-  setUpAnnotatedArchive,
+  startAnnotatedArchive,
   type AnnotatedArchive,
 } from '../../../test/annotated-archive.js';
 
@@ -13,9 +13,7 @@ let archive: AnnotatedArchive;
 let calls: ReturnType<typeof annotationCalls>;
 
 beforeAll(async () => {
-  t = await createTestApp({}, { jobPollingSeconds: 0.5 });
-  archive = await setUpAnnotatedArchive(t);
-  calls = annotationCalls(t);
+  ({ t, archive, calls } = await startAnnotatedArchive());
 });
 afterAll(() => t.close());
 
