@@ -16,6 +16,7 @@ import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
 import { SEND_EMAIL_JOB } from './jobs/send-email.job.js';
 import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
+import { EXPIRY_STEP_SECONDS } from './modules/storage/signed-url.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
 import Stripe from 'stripe';
 import { sandboxProvider } from './modules/payments/sandbox-provider.js';
@@ -46,6 +47,11 @@ const SHARED_LIST_CACHE_MS = 10 * 60_000;
 const NOTIFICATION_VERSIONS_MAX = 100_000;
 /** Up to 50 messages each: a few tens of megabytes at most. */
 const NOTIFICATION_LISTS_MAX = 2_000;
+/** A page's URLs are signed for one expiry step: it is not served past it. */
+const IMAGE_PAGES_MS = EXPIRY_STEP_SECONDS * 1000;
+/** Up to 50 images each: some tens of megabytes at most. */
+const IMAGE_PAGES_MAX = 500;
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface BuildAppOptions {
   config: Config;
@@ -145,6 +151,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ttlMs: SHARED_LIST_CACHE_MS,
       maxEntries: NOTIFICATION_LISTS_MAX,
     }),
+    imagePages: new SharedCache(changes, 'archive', {
+      ttlMs: IMAGE_PAGES_MS,
+      maxEntries: IMAGE_PAGES_MAX,
+      grouped: true,
+    }),
     storage,
     tusDir: path.join(config.storageDir, 'uploads'),
     fileUrlSecret,
@@ -185,6 +196,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cookie);
   await registerCompression(app);
   await registerRateLimit(app);
+  // A request that may have written answers once this process's caches have heard of its changes,
+  // so that the same client's next read never meets a cache that still holds the old data.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (!READ_ONLY_METHODS.has(request.method)) {
+      await changes.catchUp(database.db);
+    }
+    return payload;
+  });
   registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {

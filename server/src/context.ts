@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ImagePage } from '@ra/shared';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
@@ -29,6 +30,12 @@ export interface AppContext {
   notificationVersions: SharedCache<number>;
   /** The newest notifications of the users polling most recently, until any process changes them. */
   notificationLists: SharedCache<TaggedNotifications>;
+  /**
+   * Pages of patients' image lists as one viewer was shown them (with URLs signed for them), until
+   * any process changes that patient's archive (database triggers announce it) or the URLs'
+   * expiry step passes.
+   */
+  imagePages: SharedCache<ImagePage>;
   storage: Storage;
   /** Where tus keeps uploads until they are claimed. */
   tusDir: string;

@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { bearer, createPatient, signIn } from '../../test/factories.js';
 import { runAdminCommand } from '../cli/admin-commands.js';
 import { notify } from '../modules/notifications/notifications.service.js';
+import { announceChange, ChangeFeed } from './change-feed.js';
 
 /*
  * Every in-process cache must follow changes made elsewhere at once: by the admin CLI, or by
@@ -76,6 +77,37 @@ describe('the hospital list a running server caches', () => {
     },
     60_000,
   );
+});
+
+describe('catching up with the feed', () => {
+  it('resolves only once every change committed before it has been heard', async () => {
+    const feed = new ChangeFeed();
+    await feed.start(t.database);
+    const heard: string[] = [];
+    feed.on('archive', (keys) => heard.push(...(keys ?? ['everything'])));
+    try {
+      for (let round = 0; round < 20; round += 1) {
+        await announceChange(t.database.db, 'archive', [`round-${round}`]);
+        await feed.catchUp(t.database.db);
+        expect(heard).toContain(`round-${round}`);
+      }
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('every request that may write waits for it before answering; reads do not', async () => {
+    const catchUp = vi.spyOn(ChangeFeed.prototype, 'catchUp');
+    try {
+      await t.app.inject({ method: 'GET', url: '/api/hospital/hospitals' });
+      expect(catchUp).not.toHaveBeenCalled();
+      // Refused or not, a request that could have written is answered after the feed caught up.
+      await t.app.inject({ method: 'POST', url: '/api/user/upload-image', payload: {} });
+      expect(catchUp).toHaveBeenCalledTimes(1);
+    } finally {
+      catchUp.mockRestore();
+    }
+  });
 });
 
 describe.runIf(onPostgres)('two instances on one PostgreSQL', () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from './client.js';
 
@@ -6,10 +7,14 @@ import type { Database, Queryable } from './client.js';
  * change. Each topic is a PostgreSQL NOTIFY channel; a message lists the changed keys, or none
  * when everything of the topic changed.
  */
-export const CHANGE_TOPICS = ['hospitals', 'sessions', 'notifications'] as const;
+export const CHANGE_TOPICS = ['hospitals', 'sessions', 'notifications', 'archive'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 const CHANNEL_PREFIX = 'ra_changed_';
+/** Not a topic: each process hears its own markers there (`ChangeFeed.catchUp`). */
+const CATCH_UP_CHANNEL = 'ra_feed_marker';
+/** Past this a marker is taken as lost: the caches are dropped rather than trusted. */
+const CATCH_UP_TIMEOUT_MS = 2_000;
 /** NOTIFY payloads must stay under 8000 bytes; longer key lists go in several messages. */
 const MAX_PAYLOAD = 7_000;
 
@@ -67,6 +72,8 @@ export class ChangeFeed {
   private readonly handlers = new Map<ChangeTopic, Set<ChangeHandler>>();
   private live = false;
   private stop: (() => Promise<void>) | undefined;
+  /** Markers sent by `catchUp` that have not come back yet. */
+  private readonly markers = new Map<string, () => void>();
 
   get isLive(): boolean {
     return this.live;
@@ -79,8 +86,12 @@ export class ChangeFeed {
   }
 
   async start(database: Database): Promise<void> {
-    this.stop = await database.listen(CHANGE_TOPICS.map(channelOf), {
+    this.stop = await database.listen([...CHANGE_TOPICS.map(channelOf), CATCH_UP_CHANNEL], {
       onMessage: (channel, payload) => {
+        if (channel === CATCH_UP_CHANNEL) {
+          this.markers.get(payload)?.();
+          return;
+        }
         const topic = topicOf(channel);
         if (topic) {
           this.emit(topic, payload === '' ? null : payload.split(','));
@@ -96,6 +107,36 @@ export class ChangeFeed {
       },
     });
     this.live = true;
+  }
+
+  /**
+   * Resolves once this process has heard every change committed before the call. PostgreSQL
+   * delivers notifications in commit order, so a marker sent now comes back after all of them.
+   * A request that wrote waits for this before answering: a client that reads next never meets
+   * a cache of this process that has not yet heard of its write.
+   */
+  async catchUp(db: Queryable): Promise<void> {
+    if (!this.live) {
+      return;
+    }
+    const marker = crypto.randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.markers.set(marker, () => resolve(true));
+      timer = setTimeout(() => resolve(false), CATCH_UP_TIMEOUT_MS);
+    });
+    try {
+      await db.execute(sql`select pg_notify(${CATCH_UP_CHANNEL}, ${marker})`);
+      if (!(await heard)) {
+        this.emitEverything();
+      }
+    } catch {
+      // The write itself is done: what could not be confirmed is dropped, never served stale.
+      this.emitEverything();
+    } finally {
+      clearTimeout(timer);
+      this.markers.delete(marker);
+    }
   }
 
   async close(): Promise<void> {

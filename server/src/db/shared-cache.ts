@@ -6,6 +6,14 @@ import type { ChangeFeed, ChangeTopic } from './change-feed.js';
  * feed (`announceChange`), so an entry never outlives a committed change by more than the
  * message's delivery. The TTL is only a safety net.
  */
+/** Separates a grouped key's group from the rest (`SharedCache`'s `grouped` option). */
+const GROUP_END = '|';
+
+/** The key of an entry of `group` in a grouped cache; `parts` tell the group's entries apart. */
+export function groupedKey(group: string, ...parts: (string | number | boolean)[]): string {
+  return `${group}${GROUP_END}${parts.join(GROUP_END)}`;
+}
+
 export class SharedCache<V> {
   private readonly entries: TtlCache<string, V>;
   /** Bumped by every invalidation, so a load that raced one does not store what it read. */
@@ -14,12 +22,20 @@ export class SharedCache<V> {
   constructor(
     private readonly feed: ChangeFeed,
     topic: ChangeTopic,
-    options: { ttlMs: number; maxEntries?: number },
+    /**
+     * `grouped`: keys are made by `groupedKey`, and a change message names groups: it drops
+     * every entry of each (a patient's every cached page, for instance).
+     */
+    options: { ttlMs: number; maxEntries?: number; grouped?: boolean },
   ) {
     this.entries = new TtlCache(options.ttlMs, options.maxEntries);
     feed.on(topic, (keys) => {
       if (keys === null) {
         this.clear();
+      } else if (options.grouped) {
+        const prefixes = keys.map((key) => `${key}${GROUP_END}`);
+        this.generation += 1;
+        this.entries.deleteWhere((key) => prefixes.some((prefix) => key.startsWith(prefix)));
       } else {
         keys.forEach((key) => this.delete(key));
       }

@@ -33,6 +33,15 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
   }
 
+  /** Drops every entry whose key passes `test`. */
+  deleteWhere(test: (key: K) => boolean): void {
+    for (const key of this.entries.keys()) {
+      if (test(key)) {
+        this.entries.delete(key);
+      }
+    }
+  }
+
   clear(): void {
     this.entries.clear();
   }

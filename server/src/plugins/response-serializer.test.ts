@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { imagePageSchema, meSchema } from '@ra/shared';
-import { responseSerializerCompiler } from './response-serializer.js';
+import Fastify from 'fastify';
+import { responseSerializerCompiler, sendSerializedOnce } from './response-serializer.js';
 
 function compile(schema: z.ZodType) {
   return responseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' });
@@ -42,5 +43,23 @@ describe('responseSerializerCompiler', () => {
     const page = compile(imagePageSchema);
     expect(JSON.parse(page({ images: [], next_cursor: null }))).toEqual({ images: [], next_cursor: null });
     expect(typeof me).toBe('function');
+  });
+});
+
+describe('sendSerializedOnce', () => {
+  it("writes the route's schema once per object and the same bytes after", async () => {
+    const app = Fastify();
+    app.setSerializerCompiler(responseSerializerCompiler);
+    const cached = { uid: 'a', read: 1, to: null, passwordHash: 'secret', tags: [] as { name: string }[] };
+    app.get('/once', { schema: { response: { 200: item } } }, (_request, reply) =>
+      sendSerializedOnce(reply, cached),
+    );
+    const first = await app.inject({ method: 'GET', url: '/once' });
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json()).toEqual({ uid: 'a', read: 1, to: null, tags: [] });
+    // A cache's entries never change: a change made anyway is not written again.
+    cached.tags.push({ name: 'later' });
+    expect((await app.inject({ method: 'GET', url: '/once' })).body).toBe(first.body);
+    await app.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifySerializerCompiler } from 'fastify';
+import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
 
@@ -12,3 +12,21 @@ export const responseSerializerCompiler: FastifySerializerCompiler<z.ZodType> = 
   const stringify = fastJson(jsonSchema as Parameters<typeof fastJson>[0]);
   return (data: unknown) => stringify(data);
 };
+
+/** The JSON of values sent before: cached answers (an image list page) are serialized once. */
+const serializedBodies = new WeakMap<object, Buffer>();
+
+/**
+ * Sends `value` as the route's JSON for status 200, serialized by the route's response schema
+ * the first time and reused whenever the same object is sent again. Only for values that never
+ * change once built (a cache's entries) and that only this route sends.
+ */
+export function sendSerializedOnce(reply: FastifyReply, value: object): FastifyReply {
+  let body = serializedBodies.get(value);
+  if (body === undefined) {
+    const json = reply.serialize(value);
+    body = typeof json === 'string' ? Buffer.from(json) : Buffer.from(json as ArrayBuffer);
+    serializedBodies.set(value, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+}

@@ -3,6 +3,26 @@ import type { Role } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { auditLog, users } from '../../db/schema/index.js';
 
+/** One row of the audit trail, as written. */
+export type AuditRow = Pick<
+  typeof auditLog.$inferInsert,
+  'actorId' | 'patientId' | 'action' | 'recordType' | 'recordId' | 'ip'
+>;
+
+/**
+ * Appends rows in one statement whatever their number: each column travels as one array, so the
+ * statement is the same short text every time and costs the query builder almost nothing.
+ */
+export async function appendAuditRows(db: Queryable, rows: readonly AuditRow[]): Promise<void> {
+  const column = <K extends keyof AuditRow>(key: K) => sql.param(rows.map((row) => row[key] ?? null));
+  await db.execute(
+    sql`insert into ${auditLog} (actor_id, patient_id, action, record_type, record_id, ip)
+        select * from unnest(${column('actorId')}::uuid[], ${column('patientId')}::uuid[],
+          ${column('action')}::text[], ${column('recordType')}::text[], ${column('recordId')}::text[],
+          ${column('ip')}::text[])`,
+  );
+}
+
 /*
  * Queries of the access history (api-contract §9). Function names start with `accessHistory` so
  * that other audit queries (the operator CLI's) can live beside them.

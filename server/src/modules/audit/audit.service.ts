@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canRead } from '../access/access.policy.js';
-import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
+import { accessHistoryOfPatient, appendAuditRows, type AccessHistoryRow } from './audit.repository.js';
 
 export type AuditAction = 'read' | 'create' | 'update' | 'delete' | 'download';
 export type AuditRecord =
@@ -54,9 +54,7 @@ export async function auditOwnProfileChange(
 
 /** The writer of read audit rows: concurrent requests' rows share one INSERT (lib/group-commit.ts). */
 export function createReadAuditWriter(db: Queryable): GroupCommit<AuditEntry> {
-  return new GroupCommit(async (rows) => {
-    await db.insert(auditLog).values(rows);
-  });
+  return new GroupCommit((rows) => appendAuditRows(db, rows));
 }
 
 /**

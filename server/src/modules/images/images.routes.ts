@@ -12,6 +12,7 @@ import {
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { sendSerializedOnce } from '../../plugins/response-serializer.js';
 import * as notes from './image-notes.service.js';
 import * as images from './images.service.js';
 
@@ -26,7 +27,12 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
       schema: { params: uidParams, querystring: pageQuerySchema, response: { 200: imagePageSchema } },
       preHandler: requireUser(),
     },
-    (request) => images.listImages(ctx, currentUser(request), request.params.uid, request.query, request.ip),
+    async (request, reply) =>
+      // Pages come from a cache: each is serialized once, not at every request.
+      sendSerializedOnce(
+        reply,
+        await images.listImages(ctx, currentUser(request), request.params.uid, request.query, request.ip),
+      ),
   );
 
   r.post(

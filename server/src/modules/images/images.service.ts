@@ -6,6 +6,8 @@ import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
 import type { images } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { groupedKey } from '../../db/shared-cache.js';
+import { expiryFor } from '../storage/signed-url.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor, itemReadFilter, requireListOf, requireRead } from '../access/access.policy.js';
 import { auditChange, auditReads } from '../audit/audit.service.js';
@@ -30,12 +32,39 @@ async function presentImageRows(ctx: AppContext, user: AuthUser, rows: repo.Imag
   return presentImages(ctx, user, rows, notes);
 }
 
+/**
+ * A page of a patient's archive as the caller may see it. Pages are cached per viewer until any
+ * process changes the patient's archive or access to it (database triggers announce it on the
+ * change feed) or their URLs' expiry step passes; every read is audited all the same.
+ */
 export async function listImages(
   ctx: AppContext,
   user: AuthUser,
   patientId: string,
   page: { limit: number; cursor?: string },
   ip: string,
+): Promise<ImagePage> {
+  const key = groupedKey(
+    patientId,
+    user.id,
+    user.role,
+    user.emailVerified,
+    page.limit,
+    page.cursor ?? '',
+    expiryFor(Date.now()),
+  );
+  const result = (await ctx.imagePages.getOrLoad(key, () => loadImagePage(ctx, user, patientId, page)))!;
+  await auditReads(ctx, [
+    { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
+  ]);
+  return result;
+}
+
+async function loadImagePage(
+  ctx: AppContext,
+  user: AuthUser,
+  patientId: string,
+  page: { limit: number; cursor?: string },
 ): Promise<ImagePage> {
   await requireListOf(ctx, user, patientId);
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
@@ -46,12 +75,8 @@ export async function listImages(
   });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  const images = await presentImageRows(ctx, user, pageRows);
-  await auditReads(ctx, [
-    { actorId: user.id, patientId, action: 'read', recordType: 'image-list', recordId: patientId, ip },
-  ]);
   return {
-    images,
+    images: await presentImageRows(ctx, user, pageRows),
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
   };

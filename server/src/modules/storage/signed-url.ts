@@ -32,7 +32,7 @@ function signature(secret: string, path: string, expires: number, audience: File
  * the same URL for the same viewer for a while and its signature is computed once per step: an
  * image list signs a hundred URLs per page.
  */
-const EXPIRY_STEP_SECONDS = 5 * 60;
+export const EXPIRY_STEP_SECONDS = 5 * 60;
 const MEMO_MAX = 50_000;
 
 export function expiryFor(now: number): number {
