@@ -198,11 +198,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerRateLimit(app);
   // A request that may have written answers once this process's caches have heard of its changes,
   // so that the same client's next read never meets a cache that still holds the old data.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (!READ_ONLY_METHODS.has(request.method)) {
-      await changes.catchUp(database.db);
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (READ_ONLY_METHODS.has(request.method)) {
+      done(null, payload);
+    } else {
+      changes.catchUp(database.db).then(
+        () => done(null, payload),
+        (err: unknown) => done(err as Error),
+      );
     }
-    return payload;
   });
   registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
   await registerWebApp(app, config.webDistDir);

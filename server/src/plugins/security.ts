@@ -54,7 +54,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     }
     done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.protocol === 'https') {
       void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     }
@@ -63,5 +63,6 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       void reply.header('Cache-Control', 'no-store');
     }
+    done(null, payload);
   });
 }
