@@ -22,6 +22,52 @@ export const NO_PATIENT = 'Name the patient to file the studies under (?patient=
 /** PS3.18 Table I.2-2: "Error: Cannot understand" — the part is not a DICOM instance we can read. */
 const CANNOT_UNDERSTAND = 0xc000;
 
+/**
+ * The parts being written to the work folder. A write is mostly the kernel copying into the page
+ * cache, which another core can do while this one reads and parses the next parts; the bound
+ * keeps what waits in memory small.
+ */
+class PartWrites {
+  private static readonly MAX_WRITES = 4;
+  private static readonly MAX_BYTES = 64 * 1024 ** 2;
+  private readonly pending = new Set<Promise<void>>();
+  private bytes = 0;
+  private failure: Error | undefined;
+
+  /** Starts writing `body` to `file`, once few enough writes are under way. */
+  async start(file: string, body: Buffer): Promise<void> {
+    while (
+      this.pending.size > 0 &&
+      (this.pending.size >= PartWrites.MAX_WRITES || this.bytes + body.length > PartWrites.MAX_BYTES)
+    ) {
+      await Promise.race(this.pending);
+    }
+    this.bytes += body.length;
+    const write: Promise<void> = fs
+      .writeFile(file, body)
+      .catch((err: unknown) => {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => {
+        this.bytes -= body.length;
+        this.pending.delete(write);
+      });
+    this.pending.add(write);
+  }
+
+  /** Waits for every write under way. */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  /** Once settled: throws the first write that failed. */
+  throwIfFailed(): void {
+    if (this.failure) {
+      throw this.failure;
+    }
+  }
+}
+
 export interface StowAnswer {
   status: 200 | 202 | 409;
   body: DicomJsonDataset;
@@ -80,12 +126,14 @@ export async function storeInstances(
   try {
     const files: DicomFile[] = [];
     const failed: SkippedFile[] = [];
+    const writes = new PartWrites();
     let index = 0;
     try {
       for await (const part of readMultipartRelated(request.body, request.contentType, STOW_LIMITS)) {
         index += 1;
         const file = path.join(workDir, `${index}.dcm`);
-        await fs.writeFile(file, part.body);
+        // Parsed from memory while earlier parts are still being written.
+        await writes.start(file, part.body);
         const read = await readDicomFile(`part ${index}`, file, part.body);
         if (read && 'file' in read) {
           files.push(read.file);
@@ -98,7 +146,10 @@ export async function storeInstances(
         throw new InvalidInput('body', err.message);
       }
       throw err;
+    } finally {
+      await writes.settle();
     }
+    writes.throwIfFailed();
     const groups = groupByStudy(files);
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
