@@ -2,26 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { GroupCommit } from './group-commit.js';
 
 describe('GroupCommit', () => {
-  it('writes the rows of concurrent callers together and settles each only after its write', async () => {
+  it('writes the rows of concurrent callers together, two statements at most in flight, each settled after its write', async () => {
     const writes: number[][] = [];
-    let release = () => undefined as void;
+    const releases: (() => void)[] = [];
     const writer = new GroupCommit<number>(async (rows) => {
       writes.push(rows);
-      if (writes.length === 1) {
-        await new Promise<void>((resolve) => (release = resolve));
-      }
+      await new Promise<void>((resolve) => releases.push(resolve));
     });
     const settled: number[] = [];
-    const first = writer.write([1]).then(() => settled.push(1));
-    await new Promise((resolve) => setImmediate(resolve));
-    // These arrive while the first write is in flight: they wait for it and go in one statement.
-    const rest = [writer.write([2, 3]), writer.write([4])].map((p, i) => p.then(() => settled.push(i + 2)));
-    await new Promise((resolve) => setImmediate(resolve));
+    const track = (rows: number[]) => writer.write(rows).then(() => settled.push(rows[0]!));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    const first = [track([1]), track([2])];
+    await nextTurn();
+    // Callers of one turn of the event loop share a statement.
+    expect(writes).toEqual([[1, 2]]);
+    const second = [track([3]), track([4, 5])];
+    await nextTurn();
+    // Arrived while the first was in flight: they go out at once, in a second statement.
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+    const third = [track([6]), track([7])];
+    await nextTurn();
+    // Two statements in flight: these wait for one of them to end.
+    expect(writes).toHaveLength(2);
     expect(settled).toEqual([]);
-    release();
-    await Promise.all([first, ...rest]);
-    expect(writes).toEqual([[1], [2, 3, 4]]);
-    expect(settled).toEqual([1, 2, 3]);
+
+    releases[1]!();
+    await nextTurn();
+    expect(settled).toEqual([3, 4]);
+    expect(writes.at(-1)).toEqual([6, 7]);
+    releases[0]!();
+    releases[2]!();
+    await Promise.all([...first, ...second, ...third]);
+    expect(settled).toEqual([3, 4, 1, 2, 6, 7]);
   });
 
   it("fails only the caller whose row cannot be written, after the others' rows are written", async () => {
