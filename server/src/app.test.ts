@@ -25,14 +25,28 @@ describe('the app shell', () => {
     expect(response.json()).toEqual({ status: 'ok', db: 'ok' });
   });
 
-  it('sends security headers with a real CSP on every response', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+  it('sends pages a real CSP and the document headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/imagelibrary' });
+    expect(response.headers['content-type']).toContain('text/html');
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['strict-transport-security']).toBeUndefined();
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends API answers a CSP that lets them run, load and be framed nowhere, and no document headers', async () => {
+    for (const url of ['/api/health', '/api/nothing/here', '/dicomweb/studies']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
   });
 
   it('answers unknown API paths with the 404 shape', async () => {
