@@ -45,6 +45,22 @@ export default defineConfig({
     sourcemap: process.env.WEB_SOURCEMAP === '1',
     // dist/.vite/manifest.json maps each source module to its chunks; the bundle budget reads it.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // The small modules of the UI libraries every page uses go in one chunk: split by
+              // page they made a dozen requests of a few hundred bytes, each with a kilobyte of
+              // headers. Larger ones stay with the pages that use them.
+              name: 'ui-basics',
+              test: /[\\/]node_modules[\\/](react-bootstrap|@restart|dom-helpers|@tanstack[\\/]react-query|uncontrollable|prop-types|classnames|warning|invariant)[\\/]/,
+              maxModuleSize: 3_000,
+            },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',
