@@ -94,7 +94,8 @@ async function postgresFigures(bareBase: string): Promise<void> {
     console.log('\nPostgreSQL did not answer (BENCH_POSTGRES_URL): its rows are skipped.');
     return;
   }
-  const accounts = await signInDemoAccounts(await startPostgresServer(database.url));
+  const base = await startPostgresServer(database.url);
+  const accounts = await signInDemoAccounts(base);
   await fillPatientArchive(accounts);
   const hot = await hotReadRows(bareBase, accounts);
   const growth = await growthRows(database, accounts);
@@ -102,6 +103,10 @@ async function postgresFigures(bareBase: string): Promise<void> {
   printLoadTable(hot, hot[0]!.rps);
   printGrowthTable(growth);
   console.log(`\n${await explainLists(database, accounts)}`);
+  // Neither the server nor PostgreSQL's clean-up of the grown archive may run beside the DICOM figures.
+  await stopServer(base);
+  await database.drop();
+  database = null;
 }
 
 /**
