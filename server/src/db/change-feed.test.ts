@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { soon } from '../../test/soon.js';
 import { bearer, createPatient, signIn } from '../../test/factories.js';
 import { runAdminCommand } from '../cli/admin-commands.js';
 import { notify } from '../modules/notifications/notifications.service.js';
@@ -28,20 +29,6 @@ const silent = () => new Writable({ write: (_chunk, _encoding, done) => done() }
 async function hospitalNames(app: TestApp, headers: Record<string, string> = {}): Promise<string[]> {
   const response = await app.app.inject({ method: 'GET', url: '/api/hospital/hospitals', headers });
   return response.json<{ hospitals: { name: string }[] }>().hospitals.map((hospital) => hospital.name);
-}
-
-/** Asks until `check` holds; a change message arrives a moment after its commit, never seconds. */
-async function soon(check: () => Promise<boolean>, withinMs = 1_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    if (await check()) {
-      return true;
-    }
-    if (Date.now() > until) {
-      return false;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('the hospital list a running server caches', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImagePage } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { soon } from '../../../test/soon.js';
 import {
   bearer,
   createPatient,
@@ -51,20 +52,6 @@ async function upload(app: TestApp, patientId: string, notes: string): Promise<s
   });
   expect(response.statusCode).toBe(201);
   return response.json<{ uid: string }>().uid;
-}
-
-/** Asks until `check` holds; a change message arrives a moment after its commit. */
-async function soon(check: () => Promise<boolean>, withinMs = 1_000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    if (await check()) {
-      return true;
-    }
-    if (Date.now() > until) {
-      return false;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const exec = (text: string, values: unknown[] = []) => t.database.executeSql(text, values);
