@@ -11,7 +11,9 @@ const GROUP_END = '|';
 
 /** The key of an entry of `group` in a grouped cache; `parts` tell the group's entries apart. */
 export function groupedKey(group: string, ...parts: (string | number | boolean)[]): string {
-  return `${group}${GROUP_END}${parts.join(GROUP_END)}`;
+  // Each part escaped: parts come from requests (a path's id, a cursor), and one holding the
+  // separator must never make the key of another entry.
+  return [group, ...parts].map((part) => encodeURIComponent(String(part))).join(GROUP_END);
 }
 
 export class SharedCache<V> {
@@ -33,7 +35,7 @@ export class SharedCache<V> {
       if (keys === null) {
         this.clear();
       } else if (options.grouped) {
-        const prefixes = keys.map((key) => `${key}${GROUP_END}`);
+        const prefixes = keys.map((key) => `${encodeURIComponent(key)}${GROUP_END}`);
         this.generation += 1;
         this.entries.deleteWhere((key) => prefixes.some((prefix) => key.startsWith(prefix)));
       } else {

@@ -59,15 +59,13 @@ const API_HEADERS: [string, string][] = [
   ['X-Frame-Options', 'DENY'],
 ];
 
-function isApiPath(url: string): boolean {
-  return url.startsWith('/api/') || url.startsWith('/dicomweb/') || url === '/dicomweb';
-}
+const API_PATH = /^\/(api|dicomweb)([/?]|$)/;
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const documentHeaders = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     // On the raw response, so answers that tus writes itself carry them too.
-    for (const [name, value] of isApiPath(request.url) ? API_HEADERS : documentHeaders) {
+    for (const [name, value] of API_PATH.test(request.url) ? API_HEADERS : documentHeaders) {
       reply.raw.setHeader(name, value);
     }
     done();

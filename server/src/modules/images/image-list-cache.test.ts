@@ -120,6 +120,20 @@ describe('a cached image list', () => {
     expect(await soon(async () => (await listOf(t, physician.token, other.id)).status === 404)).toBe(true);
   });
 
+  it('never serves a cached page to another viewer, whatever the path or cursor holds', async () => {
+    expect((await listOf(t, patient.token, patient.id)).status).toBe(200);
+    const stranger = await createPatient(t.database.db);
+    const { token } = await signIn(t.app, stranger.email);
+    expect((await listOf(t, token, patient.id)).status).toBe(404);
+    const crafted = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/${encodeURIComponent(`${patient.id}|${patient.id}`)}/images?limit=50&cursor=${encodeURIComponent('a|b')}`,
+      headers: bearer(token),
+    });
+    expect(crafted.statusCode).toBeGreaterThanOrEqual(400);
+    expect(crafted.statusCode).toBeLessThan(500);
+  });
+
   it('audits every read, served from the cache or not', async () => {
     const count = async () =>
       Number(
