@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../server/test/free-port.js';
+import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const children = new Map<string, ChildProcess>();
 /** Time for a new server's start-up work (seeding, job queue) to finish before it is measured. */
 const SETTLE_MS = 3_000;
+
+/** The app server runs with the V8 flags `npm start` gives it (server/package.json). */
+function nodeFlags(script: string): string[] {
+  return script === 'server/src/main.ts' ? SERVER_NODE_FLAGS : [];
+}
 
 /**
  * Starts a server script on a free port and waits until `readyPath` answers and its start-up work
@@ -22,7 +28,7 @@ export async function startServer(
     process.env.BENCH_PROFILE_DIR && script.startsWith('server/')
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...profile, ...nodeFlags(script), '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
