@@ -28,10 +28,13 @@ export interface Fragment {
   length: number;
 }
 
-/** Where an element's value lies: in one piece, or (undefined length) as an offset table and fragments. */
+/**
+ * Where an element lies (`elementAt`: its tag's first byte) and its value: in one piece, or
+ * (undefined length) as an offset table and fragments.
+ */
 export type ValueLayout =
-  | { tag: number; kind: 'native'; vr: string; offset: number; length: number }
-  | { tag: number; kind: 'encapsulated'; offsetTable: number[]; fragments: Fragment[] };
+  | { tag: number; elementAt: number; kind: 'native'; vr: string; offset: number; length: number }
+  | { tag: number; elementAt: number; kind: 'encapsulated'; offsetTable: number[]; fragments: Fragment[] };
 
 /** A sequence written with VR UN, whose VR bytes (at `vrAt` in the file) must read OB for dcmjs. */
 export interface OpaqueSequence {
@@ -137,11 +140,11 @@ export function walkElement(walk: Walk, at: number, end: number, depth: number):
   }
   if (length === UNDEFINED_LENGTH) {
     need(!isReparsedUnknown && FRAGMENT_VRS.has(vr));
-    return walkFragments(walk, tag, valueAt, end, depth);
+    return walkFragments(walk, tag, at, valueAt, end, depth);
   }
   need(valueAt + length <= end);
   if (depth === 0 && walk.wanted.has(tag)) {
-    walk.found.set(tag, { tag, kind: 'native', vr, offset: valueAt, length });
+    walk.found.set(tag, { tag, elementAt: at, kind: 'native', vr, offset: valueAt, length });
   }
   return valueAt + length;
 }
@@ -216,7 +219,14 @@ function findItemEnd(walk: Walk, from: number, end: number): number {
   return refuse();
 }
 
-function walkFragments(walk: Walk, tag: number, from: number, end: number, depth: number): number {
+function walkFragments(
+  walk: Walk,
+  tag: number,
+  elementAt: number,
+  from: number,
+  end: number,
+  depth: number,
+): number {
   const { view, littleEndian } = walk;
   need(from + 8 <= end && readTag(walk, from) === ITEM);
   const tableLength = view.getUint32(from + 4, littleEndian);
@@ -246,7 +256,7 @@ function walkFragments(walk: Walk, tag: number, from: number, end: number, depth
   const starts = new Set(fragments.map((fragment) => fragment.itemOffset));
   need(offsetTable.every((offset, i) => starts.has(offset) && (i === 0 || offset > offsetTable[i - 1]!)));
   if (depth === 0 && walk.wanted.has(tag)) {
-    walk.found.set(tag, { tag, kind: 'encapsulated', offsetTable, fragments });
+    walk.found.set(tag, { tag, elementAt, kind: 'encapsulated', offsetTable, fragments });
   }
   return at;
 }

@@ -1,7 +1,7 @@
 import { STUDY_MESSAGES } from '@ra/shared';
 import dcmjs, { type DcmjsDataset } from 'dcmjs';
 import { DicomReadError } from './dicom-read-error.js';
-import { checkDicomLayout, type DicomLayout } from './dicom-structure.js';
+import { checkDicomLayout, PIXEL_DATA_TAGS, type DicomLayout } from './dicom-structure.js';
 
 // dcmjs reports odd VRs and character sets through loglevel on the console, once per element; what
 // matters to us is thrown, and the server logs through its own logger, so these stay quiet.
@@ -16,9 +16,17 @@ export interface ParsedDicom {
   dataset: DcmjsDataset;
 }
 
-/** The bytes dcmjs reads: the file itself, or a copy whose UN sequences read as OB (see dicom-structure.ts). */
+/**
+ * The bytes dcmjs reads: the file's own buffer when that is the file exactly and nothing needs
+ * rewriting, else a copy of what precedes the top-level Pixel Data (dcmjs stops there anyway, so the
+ * pixels are never copied), in which UN sequences read as OB (see dicom-structure.ts).
+ */
 function bytesForDcmjs(bytes: Uint8Array, layout: DicomLayout): ArrayBuffer {
+  const pixels = layout.pixelData.get(PIXEL_DATA_TAGS.pixelData);
+  // A deflated file is inflated by dcmjs itself, from the whole file.
+  const end = pixels && layout.dataset === bytes ? pixels.elementAt : bytes.length;
   if (
+    end === bytes.length &&
     bytes.buffer instanceof ArrayBuffer &&
     bytes.byteOffset === 0 &&
     bytes.byteLength === bytes.buffer.byteLength &&
@@ -26,8 +34,8 @@ function bytesForDcmjs(bytes: Uint8Array, layout: DicomLayout): ArrayBuffer {
   ) {
     return bytes.buffer;
   }
-  // A copy: Buffer#slice would share a pooled ArrayBuffer that holds other data around this file.
-  const copy = new Uint8Array(bytes);
+  // A copy: a view's buffer may hold other data around this file.
+  const copy = new Uint8Array(bytes.subarray(0, end));
   for (const { vrAt } of layout.opaqueSequences) {
     copy[vrAt] = 0x4f;
     copy[vrAt + 1] = 0x42;

@@ -88,12 +88,49 @@ export class MultipartSplitter {
     if (this.state === 'epilogue') {
       return [];
     }
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    this.pending = this.joined(chunk);
     const parts: ReadPart[] = [];
     while (this.step(parts)) {
       // Each step consumes what it can; the loop ends when a step needs more bytes.
     }
     return parts;
+  }
+
+  /**
+   * The unread bytes followed by `chunk`. In a body only a short tail is left unread (it may begin a
+   * delimiter): when the seam with a chunk at least a delimiter long shows that no delimiter starts in
+   * it, it is body for certain and the chunk is read as it is, not copied behind the tail.
+   */
+  private joined(chunk: Buffer): Buffer {
+    if (this.pending.length === 0) {
+      return chunk;
+    }
+    const isSeamWhole = chunk.length >= this.delimiter.length;
+    if (this.state === 'body' && this.pending.length < this.delimiter.length && isSeamWhole) {
+      const seam = Buffer.concat([this.pending, chunk.subarray(0, this.delimiter.length)]);
+      const at = seam.indexOf(this.delimiter);
+      if (at < 0 || at >= this.pending.length) {
+        this.addBody(this.pending);
+        return chunk;
+      }
+    }
+    return Buffer.concat([this.pending, chunk]);
+  }
+
+  private addBody(bytes: Buffer): void {
+    this.bodyBytes += bytes.length;
+    if (this.bodyBytes > this.limits.maxPartBytes) {
+      throw new MultipartError(`A part is larger than ${this.limits.maxPartBytes} bytes.`);
+    }
+    this.body.push(bytes);
+  }
+
+  /** The part's body in one buffer. */
+  private takeBody(): Buffer {
+    const body = Buffer.concat(this.body, this.bodyBytes);
+    this.body = [];
+    this.bodyBytes = 0;
+    return body;
   }
 
   /** The body has ended: throws MultipartError unless its closing delimiter was read. */
@@ -127,11 +164,7 @@ export class MultipartSplitter {
     // Bytes that cannot be the start of a delimiter are body (or preamble) for certain.
     const certain = at >= 0 ? at : Math.max(0, this.pending.length - (this.delimiter.length - 1));
     if (this.state === 'body' && certain > 0) {
-      this.bodyBytes += certain;
-      if (this.bodyBytes > this.limits.maxPartBytes) {
-        throw new MultipartError(`A part is larger than ${this.limits.maxPartBytes} bytes.`);
-      }
-      this.body.push(this.pending.subarray(0, certain));
+      this.addBody(this.pending.subarray(0, certain));
     }
     if (at < 0) {
       // Copied, so the chunk that held the body bytes is not kept alive by this tail.
@@ -140,9 +173,7 @@ export class MultipartSplitter {
     }
     if (this.state === 'body') {
       const contentType = this.headers['content-type'] || 'text/plain';
-      parts.push({ headers: this.headers, contentType, body: Buffer.concat(this.body) });
-      this.body = [];
-      this.bodyBytes = 0;
+      parts.push({ headers: this.headers, contentType, body: this.takeBody() });
     }
     this.pending = this.pending.subarray(at + this.delimiter.length);
     this.state = 'boundaryLine';
