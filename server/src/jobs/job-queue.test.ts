@@ -112,6 +112,38 @@ describe('work queued after a commit', () => {
   });
 });
 
+describe('a singleton job that waits to start', () => {
+  it('is not sent again while the one this instance queued waits; other jobs always are', async () => {
+    const queue = await startJobQueue(t.database, [], t.app.log, { isWorking: false });
+    try {
+      const statements: string[] = [];
+      const send = queue.boss.send.bind(queue.boss);
+      queue.boss.send = ((...args: Parameters<typeof send>) => {
+        statements.push(String(args[0]));
+        return send(...args);
+      }) as typeof send;
+      const key = crypto.randomUUID();
+      const waiting = { singletonKey: key, singletonSeconds: 5, startAfter: 5 };
+      for (let send = 0; send < 3; send += 1) {
+        await queue.send(THUMBNAIL_JOB, { imageId: key }, waiting);
+      }
+      expect(statements).toHaveLength(1);
+      // Another key, a job that starts at once, or one that waits only a moment go to the database.
+      await queue.send(THUMBNAIL_JOB, { imageId: key }, { ...waiting, singletonKey: crypto.randomUUID() });
+      await queue.send(THUMBNAIL_JOB, { imageId: key }, { singletonKey: key, singletonSeconds: 5 });
+      await queue.send(THUMBNAIL_JOB, { imageId: key }, { singletonKey: key, startAfter: 1 });
+      expect(statements).toHaveLength(4);
+      const { rows } = (await t.database.executeSql(
+        `select count(*)::int as stored from pgboss.job where singleton_key = $1 and start_after > now()`,
+        [key],
+      )) as { rows: { stored: number }[] };
+      expect(rows[0]!.stored).toBeGreaterThanOrEqual(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+});
+
 describe('stopping the queue', () => {
   it('lets a job that finishes after the stop report without touching the database', async () => {
     const warnings: unknown[] = [];

@@ -56,6 +56,55 @@ export interface JobDefinition<T extends object> {
   handle(data: T): Promise<void>;
 }
 
+/** How long before its start a waiting job is no longer counted on to see what is committed now. */
+const WAITING_JOB_MARGIN_MS = 1_000;
+
+/**
+ * The singleton jobs this instance queued that have not started yet: one that waits `startAfter`
+ * seconds sees everything committed before it starts, so sending the same job meanwhile, to start
+ * no sooner, adds nothing and is skipped instead of costing the database a statement (a DICOMweb
+ * client's batches each ask for the same drawing).
+ */
+class WaitingJobs {
+  private readonly startsAt = new Map<string, number>();
+
+  private static keyOf(name: string, options: JobSendOptions): string | undefined {
+    const isWaiting = typeof options.startAfter === 'number' && options.startAfter > 0;
+    return isWaiting && options.singletonKey && !options.tx ? `${name}\0${options.singletonKey}` : undefined;
+  }
+
+  /**
+   * Whether this job, sent now, would find one of its own waiting that starts after what is
+   * committed now and no later than this one would.
+   */
+  isWaiting(name: string, options: JobSendOptions): boolean {
+    const key = WaitingJobs.keyOf(name, options);
+    const startsAt = key === undefined ? undefined : this.startsAt.get(key);
+    if (startsAt === undefined) {
+      return false;
+    }
+    const now = performance.now();
+    return now + WAITING_JOB_MARGIN_MS < startsAt && startsAt <= now + (options.startAfter as number) * 1000;
+  }
+
+  /** A job was stored at `sentAt` (performance.now()): it starts `startAfter` seconds later at the earliest. */
+  stored(name: string, options: JobSendOptions, sentAt: number): void {
+    const key = WaitingJobs.keyOf(name, options);
+    if (key === undefined) {
+      return;
+    }
+    if (this.startsAt.size >= 10_000) {
+      const now = performance.now();
+      for (const [waiting, at] of this.startsAt) {
+        if (at <= now) {
+          this.startsAt.delete(waiting);
+        }
+      }
+    }
+    this.startsAt.set(key, sentAt + (options.startAfter as number) * 1000);
+  }
+}
+
 export async function startJobQueue(
   database: Database,
   jobs: JobDefinition<object>[],
@@ -119,10 +168,23 @@ export async function startJobQueue(
       boss.notifyWorker(workerId);
     }
   };
+  const waiting = new WaitingJobs();
   return {
     boss,
-    async send(name, data, { tx, ...sendOptions } = {}) {
-      await boss.send(name, data, tx ? { ...sendOptions, db: transactionExecutor(tx) } : sendOptions);
+    async send(name, data, options = {}) {
+      if (waiting.isWaiting(name, options)) {
+        return;
+      }
+      const { tx, ...sendOptions } = options;
+      const sentAt = performance.now();
+      const id = await boss.send(
+        name,
+        data,
+        tx ? { ...sendOptions, db: transactionExecutor(tx) } : sendOptions,
+      );
+      if (id) {
+        waiting.stored(name, options, sentAt);
+      }
       // This instance works the queue too: start now rather than at the next poll (a job sent in
       // a transaction that has not committed yet is found at the next poll instead). A job that
       // waits to start is found by a later poll; looking now would only cost a query.

@@ -11,18 +11,21 @@ export const STUDY_PREVIEW_JOB = 'study-preview';
 
 /**
  * When a study's preview is drawn after a filing. A study sent in many small requests (STOW-RS
- * batches) would be drawn once per request: at most one drawing per study starts in a slot of
- * `slotSeconds`, and a filing in a slot already taken queues one for the next slot, so the last
- * drawing sees every instance. A DICOMweb client sends its batches one after the other, so its
- * filings wait a slot (`isDeferred`) and the drawing happens after them, not between them; a
- * person filing from the Upload page sees the preview at once.
+ * batches) would be drawn once per request: at most one drawing per study is queued in a slot of
+ * `slotSeconds`.
+ * - A person filing from the Upload page sees the preview at once; a filing in a slot already taken
+ *   (whose drawing may have started) queues one for the next slot, so the last drawing sees every
+ *   instance.
+ * - A DICOMweb client sends its batches one after the other, so its filings wait (`isDeferred`):
+ *   the slot's drawing starts only once the slot has ended, after every filing made in it, and the
+ *   drawing happens after the batches, not between them.
  */
 export function studyPreviewThrottle(itemId: string, isDeferred = false) {
   const slotSeconds = isDeferred ? 5 : 2;
   return {
     singletonKey: itemId,
     singletonSeconds: slotSeconds,
-    singletonNextSlot: true,
+    singletonNextSlot: !isDeferred,
     ...(isDeferred && { startAfter: slotSeconds }),
   };
 }
