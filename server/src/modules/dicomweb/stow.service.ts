@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
-import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
+import { makeWorkDir, readDicomFile, removeWorkDir, type DicomFile } from '../studies/study-files.js';
 import {
   fileOneStudy,
   groupByStudy,
@@ -122,7 +122,7 @@ export async function storeInstances(
     throw new UnsupportedMediaType('STOW-RS takes multipart/related; type="application/dicom".');
   }
 
-  const workDir = await makeWorkDir(ctx.tusDir, 'stow-');
+  const workDir = makeWorkDir(ctx.tusDir, 'stow-');
   try {
     const files: DicomFile[] = [];
     const failed: SkippedFile[] = [];
@@ -198,6 +198,6 @@ export async function storeInstances(
     const status = referenced.length === 0 ? 409 : failures.length > 0 ? 202 : 200;
     return { status, body };
   } finally {
-    await fs.rm(workDir, { recursive: true, force: true });
+    await removeWorkDir(workDir);
   }
 }

@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
@@ -9,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor, receivedItemFilter } from '../access/access.policy.js';
 import { announceNewItem } from '../images/images.service.js';
-import { makeWorkDir, readDicomFile, type DicomFile } from '../studies/study-files.js';
+import { makeWorkDir, readDicomFile, removeWorkDir, type DicomFile } from '../studies/study-files.js';
 import { fileOneStudy, groupByStudy, guardNames } from '../studies/study-ingest.service.js';
 import { studySummaryOf } from '../studies/study-summary.js';
 import * as repo from './incoming.repository.js';
@@ -70,7 +69,7 @@ export async function assignIncoming(
  */
 export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
   for (const legacy of await repo.listLegacyReceived(ctx.db)) {
-    const workDir = await makeWorkDir(ctx.tusDir, 'legacy-incoming-');
+    const workDir = makeWorkDir(ctx.tusDir, 'legacy-incoming-');
     try {
       const files: DicomFile[] = [];
       for (const stored of legacy.files) {
@@ -101,7 +100,7 @@ export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
         'a study received before migration 0010 could not be filed again',
       );
     } finally {
-      await fs.rm(workDir, { recursive: true, force: true });
+      await removeWorkDir(workDir);
     }
   }
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { z } from 'zod';
 import {
   inParallel,
@@ -23,7 +22,13 @@ import {
   uploadIdOf,
 } from '../uploads/uploads.service.js';
 import { namesAnotherPatient } from './patient-match.js';
-import { FILES_READ_AT_ONCE, makeWorkDir, readDicomUploads, type DicomFile } from './study-files.js';
+import {
+  FILES_READ_AT_ONCE,
+  makeWorkDir,
+  readDicomUploads,
+  removeWorkDir,
+  type DicomFile,
+} from './study-files.js';
 import * as repo from './studies.repository.js';
 
 type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;
@@ -169,7 +174,7 @@ export async function fileStudies(
   await checkRecommendation(ctx, recommendationId);
   const toRead = await findUploads(ctx, user, body.uploads);
 
-  const workDir = await makeWorkDir(ctx.tusDir, 'study-');
+  const workDir = makeWorkDir(ctx.tusDir, 'study-');
   try {
     const { files, skipped } = await readDicomUploads(toRead, ctx.tusDir, workDir);
     const groups = groupByStudy(files);
@@ -194,7 +199,7 @@ export async function fileStudies(
     }
     return { success: true, items, skipped };
   } finally {
-    await fs.rm(workDir, { recursive: true, force: true });
+    await removeWorkDir(workDir);
   }
 }
 
