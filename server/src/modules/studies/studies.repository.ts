@@ -59,46 +59,80 @@ export async function findStoredSops(db: Queryable, sopUids: string[]): Promise<
   return new Set(rows.map((row) => row.sopInstanceUid));
 }
 
+/** A new instance row of a study, as the filing makes it (the database gives its id and time). */
+export type NewInstance = Omit<typeof dicomInstances.$inferInsert, 'id' | 'itemId' | 'createdAt'>;
+
+/** Rows per statement: each carries its metadata, so a statement stays a few megabytes at most. */
+const INSTANCES_PER_STATEMENT = 1000;
+
 /**
- * Stores instance rows; one that another request stored meanwhile is skipped by the unique SOP
- * Instance UID. Returns the SOP Instance UIDs actually stored.
+ * Stores a study's new instance rows and adds what they bring to its figures: the instance counts
+ * of their series and of the study, the study's series count and modalities, the item's size. One
+ * statement per batch; the rows travel as one JSON parameter, so the statement text is the same
+ * whatever their number. An instance another request stored meanwhile (the unique SOP Instance UID)
+ * is skipped and counts nothing. The caller holds the study's lock (lockStudyUid), so no other
+ * filing changes the figures meanwhile. Returns the SOP Instance UIDs stored.
  */
 export async function insertInstances(
   db: Queryable,
-  instances: (typeof dicomInstances.$inferInsert)[],
+  itemId: string,
+  instances: NewInstance[],
 ): Promise<Set<string>> {
   const stored = new Set<string>();
-  // Bounded batches: each row carries its metadata, and a statement has at most 65535 parameters.
-  for (let start = 0; start < instances.length; start += 500) {
-    const rows = await db
-      .insert(dicomInstances)
-      .values(instances.slice(start, start + 500))
-      .onConflictDoNothing({ target: dicomInstances.sopInstanceUid })
-      .returning({ sopInstanceUid: dicomInstances.sopInstanceUid });
-    rows.forEach((row) => stored.add(row.sopInstanceUid));
+  for (let start = 0; start < instances.length; start += INSTANCES_PER_STATEMENT) {
+    const rows = instances.slice(start, start + INSTANCES_PER_STATEMENT).map((instance) => ({
+      series_id: instance.seriesId,
+      sop_instance_uid: instance.sopInstanceUid,
+      sop_class_uid: instance.sopClassUid,
+      transfer_syntax_uid: instance.transferSyntaxUid,
+      instance_number: instance.instanceNumber,
+      number_of_frames: instance.numberOfFrames ?? 1,
+      rows: instance.rows,
+      columns: instance.columns,
+      is_image: instance.isImage,
+      storage_key: instance.storageKey,
+      filename: instance.filename ?? '',
+      size: instance.size,
+      metadata: instance.metadata,
+      pixel_data_offset: instance.pixelDataOffset,
+      frame_bytes: instance.frameBytes,
+    }));
+    // The parts of one statement share one snapshot: the series count and modalities come from the
+    // series rows as the earlier statements of the transaction left them.
+    const result = await db.execute(sql`
+      with inserted as (
+        insert into ${dicomInstances} (item_id, series_id, sop_instance_uid, sop_class_uid,
+          transfer_syntax_uid, instance_number, number_of_frames, "rows", "columns", is_image,
+          storage_key, filename, size, metadata, pixel_data_offset, frame_bytes)
+        select ${itemId}::uuid, x.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+          series_id uuid, sop_instance_uid text, sop_class_uid text, transfer_syntax_uid text,
+          instance_number integer, number_of_frames integer, "rows" integer, "columns" integer,
+          is_image boolean, storage_key text, filename text, size bigint, metadata jsonb,
+          pixel_data_offset bigint, frame_bytes bigint)
+        on conflict (sop_instance_uid) do nothing
+        returning series_id, sop_instance_uid, size
+      ), added as (
+        select series_id, count(*)::integer as instances from inserted group by series_id
+      ), series as (
+        update ${dicomSeries} set instance_count = ${dicomSeries.instanceCount} + added.instances
+        from added where ${dicomSeries.id} = added.series_id
+      ), study as (
+        update ${studies} set
+          instance_count = ${studies.instanceCount} + (select count(*) from inserted),
+          series_count = (select count(*) from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId}),
+          modalities = coalesce((select array_agg(distinct ${dicomSeries.modality} order by ${dicomSeries.modality})
+            from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId} and ${dicomSeries.modality} <> ''), '{}')
+        where ${studies.itemId} = ${itemId}
+      ), item as (
+        update ${images} set size = ${images.size} + (select coalesce(sum(size), 0) from inserted)
+        where ${images.id} = ${itemId}
+      )
+      select sop_instance_uid from inserted`);
+    for (const row of (result as { rows: { sop_instance_uid: string }[] }).rows) {
+      stored.add(row.sop_instance_uid);
+    }
   }
   return stored;
-}
-
-/** Recounts a study's series, instances and modalities from what is stored under it. */
-export async function recountStudy(db: Queryable, itemId: string, size: number) {
-  // One statement: its parts share one snapshot, so the study's figures come from the series rows
-  // the first part returns rather than from the table it is changing.
-  await db.execute(sql`
-    with counted as (
-      update ${dicomSeries} set instance_count =
-        (select count(*) from ${dicomInstances} where ${dicomInstances.seriesId} = ${dicomSeries.id})
-      where ${dicomSeries.itemId} = ${itemId}
-      returning ${dicomSeries.modality} as modality, ${dicomSeries.instanceCount} as instance_count
-    ), study as (
-      update ${studies} set
-        series_count = (select count(*) from counted),
-        instance_count = (select coalesce(sum(instance_count), 0) from counted),
-        modalities = coalesce((select array_agg(distinct modality order by modality)
-          from counted where modality <> ''), '{}')
-      where ${studies.itemId} = ${itemId}
-    )
-    update ${images} set size = size + ${size} where ${images.id} = ${itemId}`);
 }
 
 /** The chosen patient's name and birth date, for the wrong-patient guard. */

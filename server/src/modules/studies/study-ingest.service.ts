@@ -330,8 +330,8 @@ export async function fileOneStudy(
       const seriesIds = await ensureSeries(tx, itemId, fresh);
       const inserted = await repo.insertInstances(
         tx,
+        itemId,
         fresh.map((file) => ({
-          itemId,
           seriesId: seriesIds.get(file.instance.seriesInstanceUid)!,
           sopInstanceUid: file.instance.sopInstanceUid,
           sopClassUid: file.instance.sopClassUid,
@@ -350,8 +350,6 @@ export async function fileOneStudy(
         })),
       );
       filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
-      const size = filedNow.reduce((total, file) => total + file.size, 0);
-      await repo.recountStudy(tx, itemId, size);
     });
   } catch (err) {
     filedNow = [];

@@ -16,7 +16,7 @@ import { createUpload, uploadFile } from '../../../test/uploads.js';
 import { buildZip } from '../../../test/zip-writer.js';
 import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
-import { dicomInstances, studies } from '../../db/schema/index.js';
+import { dicomInstances, dicomSeries, images, studies } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;
@@ -176,6 +176,36 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
         skipped: [expect.objectContaining({ reason: STUDY_MESSAGES.duplicate })],
       },
     ]);
+  });
+
+  it("keeps a study's figures right as filings add to it: counts, modalities and size, duplicates counting nothing", async () => {
+    const studyUid = newUid();
+    const ctSeries = newUid();
+    const ct = (instanceNumber: number) =>
+      sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid: ctSeries, instanceNumber });
+    const files = [await ct(1), await ct(2), await ct(3)];
+    const mr = await sampleCopy('MR_small.dcm', { ...JANE, studyUid });
+    const filings = [[files[0]!], [files[0]!, files[1]!, files[2]!], [mr]];
+    let uid = '';
+    for (const filing of filings) {
+      const response = await fileStudy(people.physician.token, {
+        patient: people.patient.id,
+        uploads: await uploadAll(filing),
+      });
+      expect(response.statusCode).toBe(201);
+      uid = uploadStudyResponseSchema.parse(response.json()).items[0]!.uid;
+    }
+    const [study] = await t.database.db.select().from(studies).where(eq(studies.itemId, uid));
+    expect(study).toMatchObject({ instanceCount: 4, seriesCount: 2, modalities: ['CT', 'MR'] });
+    const series = await t.database.db
+      .select({ uid: dicomSeries.seriesInstanceUid, count: dicomSeries.instanceCount })
+      .from(dicomSeries)
+      .where(eq(dicomSeries.itemId, uid));
+    expect(series).toHaveLength(2);
+    expect(series.find((row) => row.uid === ctSeries)?.count).toBe(3);
+    expect(series.find((row) => row.uid !== ctSeries)?.count).toBe(1);
+    const [item] = await t.database.db.select({ size: images.size }).from(images).where(eq(images.id, uid));
+    expect(item?.size).toBe([...files, mr].reduce((total, file) => total + file.length, 0));
   });
 
   it('asks before filing files that name another patient, keeps the uploads, and files once confirmed', async () => {
