@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    // Plain JavaScript config files have no types to check.
+    // Plain JavaScript (config files, a worker's entry) has no types to check.
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import { promisify } from 'node:util';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DicomJsonDataset, SkippedFile } from '@ra/shared';
@@ -7,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
-import { makeWorkDir, readDicomFile, removeWorkDir, type DicomFile } from '../studies/study-files.js';
+import { makeWorkDir, removeWorkDir, type DicomFile, type readDicomFile } from '../studies/study-files.js';
 import {
   fileOneStudy,
   groupByStudy,
@@ -15,64 +13,14 @@ import {
   receivingTarget,
 } from '../studies/study-ingest.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
+import { partReaders } from './stow-part-readers.js';
 
-/**
- * Writes a part: open, one write, close. The promise API's writeFile writes in 512 kB pieces, so a
- * CT slice took one more round trip through libuv's thread pool.
- */
-const writePart = promisify(fs.writeFile);
-
-/** A STOW-RS request's bounds: a part is held in memory while it is written to disk. */
+/** A STOW-RS request's bounds: a part is held in memory until it is written to disk. */
 const STOW_LIMITS = { maxParts: 10_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
 
 export const NO_PATIENT = 'Name the patient to file the studies under (?patient=<uid>).';
 /** PS3.18 Table I.2-2: "Error: Cannot understand" — the part is not a DICOM instance we can read. */
 const CANNOT_UNDERSTAND = 0xc000;
-
-/**
- * The parts being written to the work folder. A write is mostly the kernel copying into the page
- * cache, which another core can do while this one reads and parses the next parts; the bound
- * keeps what waits in memory small.
- */
-class PartWrites {
-  private static readonly MAX_WRITES = 4;
-  private static readonly MAX_BYTES = 64 * 1024 ** 2;
-  private readonly pending = new Set<Promise<void>>();
-  private bytes = 0;
-  private failure: Error | undefined;
-
-  /** Starts writing `body` to `file`, once few enough writes are under way. */
-  async start(file: string, body: Buffer): Promise<void> {
-    while (
-      this.pending.size > 0 &&
-      (this.pending.size >= PartWrites.MAX_WRITES || this.bytes + body.length > PartWrites.MAX_BYTES)
-    ) {
-      await Promise.race(this.pending);
-    }
-    this.bytes += body.length;
-    const write: Promise<void> = writePart(file, body)
-      .catch((err: unknown) => {
-        this.failure ??= err instanceof Error ? err : new Error(String(err));
-      })
-      .finally(() => {
-        this.bytes -= body.length;
-        this.pending.delete(write);
-      });
-    this.pending.add(write);
-  }
-
-  /** Waits for every write under way. */
-  async settle(): Promise<void> {
-    await Promise.all(this.pending);
-  }
-
-  /** Once settled: throws the first write that failed. */
-  throwIfFailed(): void {
-    if (this.failure) {
-      throw this.failure;
-    }
-  }
-}
 
 export interface StowAnswer {
   status: 200 | 202 | 409;
@@ -130,22 +78,18 @@ export async function storeInstances(
 
   const workDir = makeWorkDir(ctx.tusDir, 'stow-');
   try {
-    const files: DicomFile[] = [];
-    const failed: SkippedFile[] = [];
-    const writes = new PartWrites();
+    const reads: Promise<Awaited<ReturnType<typeof readDicomFile>>>[] = [];
     let index = 0;
     try {
       for await (const part of readMultipartRelated(request.body, request.contentType, STOW_LIMITS)) {
         index += 1;
-        const file = path.join(workDir, `${index}.dcm`);
-        // Parsed from memory while earlier parts are still being written.
-        await writes.start(file, part.body);
-        const read = await readDicomFile(`part ${index}`, file, part.body);
-        if (read && 'file' in read) {
-          files.push(read.file);
-        } else if (read) {
-          failed.push(read.skipped);
-        }
+        // Written and parsed on a worker thread while this one reads the next parts.
+        const { read } = await partReaders.start(
+          `part ${index}`,
+          path.join(workDir, `${index}.dcm`),
+          part.body,
+        );
+        reads.push(read);
       }
     } catch (err) {
       if (err instanceof MultipartError) {
@@ -153,9 +97,18 @@ export async function storeInstances(
       }
       throw err;
     } finally {
-      await writes.settle();
+      // Every part handed over is written or failed before the work folder can be removed.
+      await Promise.allSettled(reads);
     }
-    writes.throwIfFailed();
+    const files: DicomFile[] = [];
+    const failed: SkippedFile[] = [];
+    for (const read of await Promise.all(reads)) {
+      if (read && 'file' in read) {
+        files.push(read.file);
+      } else if (read) {
+        failed.push(read.skipped);
+      }
+    }
     const groups = groupByStudy(files);
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };

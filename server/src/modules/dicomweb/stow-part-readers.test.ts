@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STUDY_MESSAGES } from '@ra/shared';
+import { sampleCopy } from '../../../test/dicom-files.js';
+import { partReaders } from './stow-part-readers.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stow-parts-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('STOW-RS part readers (worker threads)', () => {
+  it('writes each part byte for byte and reads it as DICOM, or says why not', async () => {
+    const dicom = await sampleCopy('CT_small.dcm');
+    const expected = Buffer.from(dicom);
+    const { read } = await partReaders.start('part 1', path.join(dir, '1.dcm'), dicom);
+    const other = await partReaders.start('part 2', path.join(dir, '2.dcm'), Buffer.from('not DICOM at all'));
+
+    const answer = await read;
+    expect(answer && 'file' in answer && answer.file).toMatchObject({
+      name: 'part 1',
+      path: path.join(dir, '1.dcm'),
+      size: expected.length,
+      instance: { modality: 'CT', rows: 128, columns: 128 },
+    });
+    expect(fs.readFileSync(path.join(dir, '1.dcm')).equals(expected)).toBe(true);
+    expect(await other.read).toEqual({ skipped: { name: 'part 2', reason: STUDY_MESSAGES.notDicom } });
+  });
+
+  it('moves a large part without copying it, and never takes memory a small part shares', async () => {
+    const large = Buffer.concat([await sampleCopy('CT_small.dcm'), Buffer.alloc(8192)]);
+    const neighbour = Buffer.from('a neighbour in the pool');
+    const small = Buffer.from('small part');
+    expect(small.buffer).toBe(neighbour.buffer);
+    const moved = await partReaders.start('large', path.join(dir, 'large.dcm'), large);
+    const copied = await partReaders.start('small', path.join(dir, 'small.dcm'), small);
+    await Promise.all([moved.read, copied.read]);
+    expect(large.buffer.byteLength).toBe(0);
+    expect(neighbour.toString()).toBe('a neighbour in the pool');
+    expect(fs.readFileSync(path.join(dir, 'small.dcm')).toString()).toBe('small part');
+  });
+
+  it('fails the part whose file cannot be written, with the reason', async () => {
+    const { read } = await partReaders.start(
+      'lost',
+      path.join(dir, 'missing', 'x.dcm'),
+      Buffer.from('bytes'),
+    );
+    await expect(read).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,0 +1,146 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { readDicomFile } from '../studies/study-files.js';
+
+/** What a worker reports of one part: readDicomFile's answer. */
+type Read = Awaited<ReturnType<typeof readDicomFile>>;
+
+/** One part handed to a worker: written to `file`, then read as DICOM under `name`. */
+export interface PartJob {
+  id: number;
+  name: string;
+  file: string;
+  bytes: ArrayBuffer;
+}
+
+export type PartOutcome =
+  { id: number; read: Read } | { id: number; error: { message: string; code: string | undefined } };
+
+/** Parts handed over and not yet answered, across all requests: bounds what waits in memory. */
+const MAX_PENDING_PARTS = 16;
+const MAX_PENDING_BYTES = 64 * 1024 ** 2;
+
+/** The worker's entry, which loads its TypeScript through tsx as the server itself is run. */
+const WORKER_ENTRY = new URL('./stow-part-worker-entry.js', import.meta.url);
+
+interface Waiting {
+  bytes: number;
+  resolve: (read: Read) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * Worker threads that write STOW-RS parts to disk and read them as DICOM, so that a request's parts
+ * are written and parsed on the other cores while the main thread reads the next ones and files
+ * the last. One per core beside the main thread's, made when first needed; they never keep the
+ * process alive. A worker that dies fails what it held, and a new one takes its place.
+ */
+class PartReaders {
+  private readonly workers: Worker[] = [];
+  private readonly waiting = new Map<number, Waiting>();
+  private readonly load = new Map<Worker, number>();
+  private readonly owner = new Map<number, Worker>();
+  private nextId = 1;
+  private pendingBytes = 0;
+  private readonly roomWaiters: (() => void)[] = [];
+
+  private get size(): number {
+    return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(WORKER_ENTRY);
+    worker.unref();
+    this.load.set(worker, 0);
+    worker.on('message', (outcome: PartOutcome) => this.settle(outcome));
+    const fail = (err: Error) => {
+      const at = this.workers.indexOf(worker);
+      if (at < 0) {
+        return;
+      }
+      this.workers.splice(at, 1);
+      this.load.delete(worker);
+      for (const [id, owner] of this.owner) {
+        if (owner === worker) {
+          this.finish(id)?.reject(err);
+        }
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`A STOW-RS worker stopped (exit code ${code}).`)));
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /** The least busy worker, made when fewer than `size` exist and all are busy. */
+  private pick(): Worker {
+    const idle = this.workers.find((worker) => this.load.get(worker) === 0);
+    if (idle) {
+      return idle;
+    }
+    if (this.workers.length < this.size) {
+      return this.spawn();
+    }
+    return this.workers.reduce((best, worker) =>
+      this.load.get(worker)! < this.load.get(best)! ? worker : best,
+    );
+  }
+
+  private finish(id: number): Waiting | undefined {
+    const waiting = this.waiting.get(id);
+    const worker = this.owner.get(id);
+    this.waiting.delete(id);
+    this.owner.delete(id);
+    if (worker && this.load.has(worker)) {
+      this.load.set(worker, this.load.get(worker)! - 1);
+    }
+    if (waiting) {
+      this.pendingBytes -= waiting.bytes;
+      this.roomWaiters.splice(0).forEach((wake) => wake());
+    }
+    return waiting;
+  }
+
+  private settle(outcome: PartOutcome): void {
+    const waiting = this.finish(outcome.id);
+    if (!waiting) {
+      return;
+    }
+    if ('error' in outcome) {
+      waiting.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
+    } else {
+      waiting.resolve(outcome.read);
+    }
+  }
+
+  /**
+   * Hands a part over once few enough are waiting; `read` tells what the part is, once it is
+   * written. `body` is unusable afterwards: its memory moves to the worker.
+   */
+  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<Read> }> {
+    while (
+      this.waiting.size > 0 &&
+      (this.waiting.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
+    ) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
+    // Only a buffer that is its memory whole can move; a small one shares Node's pool and is copied.
+    const isWhole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
+    const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
+    const id = this.nextId++;
+    const worker = this.pick();
+    const read = new Promise<Read>((resolve, reject) => {
+      this.waiting.set(id, { bytes: bytes.byteLength, resolve, reject });
+    });
+    this.owner.set(id, worker);
+    this.load.set(worker, this.load.get(worker)! + 1);
+    this.pendingBytes += bytes.byteLength;
+    const job: PartJob = { id, name, file, bytes };
+    worker.postMessage(job, [bytes]);
+    // Awaited by the caller once the request is read; until then a failure is not unhandled.
+    read.catch(() => undefined);
+    return { read };
+  }
+}
+
+export const partReaders = new PartReaders();

@@ -1,0 +1,23 @@
+/**
+ * A worker thread of stow-part-readers.ts: writes each STOW-RS part it is handed to its file and
+ * reads it as DICOM, beside the main thread, which meanwhile reads the request and runs the
+ * database. The part's bytes are handed over, not copied, and dropped once written and read.
+ */
+import fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { readDicomFile } from '../studies/study-files.js';
+import type { PartJob, PartOutcome } from './stow-part-readers.js';
+
+parentPort!.on('message', (job: PartJob) => {
+  const handle = async (): Promise<PartOutcome> => {
+    try {
+      const bytes = Buffer.from(job.bytes);
+      fs.writeFileSync(job.file, bytes);
+      return { id: job.id, read: await readDicomFile(job.name, job.file, bytes) };
+    } catch (err) {
+      const error = err as NodeJS.ErrnoException;
+      return { id: job.id, error: { message: error.message ?? String(err), code: error.code } };
+    }
+  };
+  void handle().then((outcome) => parentPort!.postMessage(outcome));
+});
