@@ -5,7 +5,8 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
-import { makeWorkDir, removeWorkDir, type DicomFile, type readDicomFile } from '../studies/study-files.js';
+import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
+import { makeWorkDir, removeWorkDir, type DicomFile } from '../studies/study-files.js';
 import {
   fileOneStudy,
   groupByStudy,
@@ -13,7 +14,6 @@ import {
   receivingTarget,
 } from '../studies/study-ingest.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
-import { partReaders } from './stow-part-readers.js';
 
 /** A STOW-RS request's bounds: a part is held in memory until it is written to disk. */
 const STOW_LIMITS = { maxParts: 10_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
@@ -78,13 +78,13 @@ export async function storeInstances(
 
   const workDir = makeWorkDir(ctx.tusDir, 'stow-');
   try {
-    const reads: Promise<Awaited<ReturnType<typeof readDicomFile>>>[] = [];
+    const reads: Promise<PartRead>[] = [];
     let index = 0;
     try {
       for await (const part of readMultipartRelated(request.body, request.contentType, STOW_LIMITS)) {
         index += 1;
         // Written and parsed on a worker thread while this one reads the next parts.
-        const { read } = await partReaders.start(
+        const { read } = await dicomPartReaders.start(
           `part ${index}`,
           path.join(workDir, `${index}.dcm`),
           part.body,

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { MultipartError } from '../dicomweb/multipart-related-header.js';
 import { MultipartSplitter } from '../dicomweb/multipart-related-splitter.js';
 import { dicomBundleBoundaryOf, MAX_BUNDLE_FIRST_LINE, readHead } from '../uploads/dicom-upload.js';
+import { dicomPartReaders, type PartRead } from './dicom-part-readers.js';
 
-/** A bundle's bounds: as many files as a DVD holds, each held in memory while it is written. */
+/** A bundle's bounds: as many files as a DVD holds, each held in memory until it is written. */
 const BUNDLE_LIMITS = { maxParts: 20_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
 
 export const BUNDLE_MESSAGES = {
@@ -31,30 +32,26 @@ function nameOf(headers: Record<string, string>, index: number): string {
 }
 
 /**
- * Writes each file of a DICOM bundle (shared/src/dicom-bundle.ts) into `dir`, reading the bundle
- * as a stream, and hands each to `onFile` with its bytes (still in memory, so they need not be read
- * back); returns how many there were. Throws BundleRefused when the bundle is not one or is cut
- * short: its files were then not all received.
+ * Writes each file of a DICOM bundle (shared/src/dicom-bundle.ts) into `dir` and reads it as DICOM,
+ * reading the bundle as a stream: files are written and parsed on worker threads while the next
+ * are taken out. Returns what each file is, in the bundle's order. Throws BundleRefused when the
+ * bundle is not one or is cut short: its files were then not all received.
  */
-export async function extractBundle(
-  file: string,
-  dir: string,
-  onFile: (name: string, path: string, bytes: Buffer) => Promise<void>,
-): Promise<number> {
+export async function extractBundle(file: string, dir: string): Promise<PartRead[]> {
   const boundary = dicomBundleBoundaryOf(await readHead(file, MAX_BUNDLE_FIRST_LINE));
   if (!boundary) {
     throw new BundleRefused(BUNDLE_MESSAGES.damaged);
   }
   await fs.mkdir(dir, { recursive: true });
   const splitter = new MultipartSplitter(boundary, BUNDLE_LIMITS);
-  let count = 0;
+  const reads: Promise<PartRead>[] = [];
   try {
     for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
       for (const part of splitter.push(chunk)) {
-        count += 1;
-        const target = path.join(dir, `${count}.dcm`);
-        await fs.writeFile(target, part.body);
-        await onFile(nameOf(part.headers, count), target, part.body);
+        const index = reads.length + 1;
+        const target = path.join(dir, `${index}.dcm`);
+        const { read } = await dicomPartReaders.start(nameOf(part.headers, index), target, part.body);
+        reads.push(read);
       }
     }
     splitter.end();
@@ -63,6 +60,9 @@ export async function extractBundle(
       throw new BundleRefused(BUNDLE_MESSAGES.damaged, { cause: err });
     }
     throw err;
+  } finally {
+    // Every file handed over is written or failed before the caller can remove the folder.
+    await Promise.allSettled(reads);
   }
-  return count;
+  return Promise.all(reads);
 }

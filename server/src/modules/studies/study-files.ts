@@ -149,12 +149,8 @@ export async function readDicomUploads(
     }
     if (upload.purpose === 'dicom-bundle') {
       // Read as they come out of the bundle; a bundle cut short files none of its files.
-      const fromBundle: Read[] = [];
       try {
-        await extractBundle(uploaded, path.join(workDir, upload.id), async (name, file, bytes) => {
-          fromBundle.push(await readDicomFile(name, file, bytes));
-        });
-        bundled.push(...fromBundle);
+        bundled.push(...(await extractBundle(uploaded, path.join(workDir, upload.id))));
       } catch (err) {
         if (!(err instanceof BundleRefused)) {
           throw err;

@@ -1,12 +1,12 @@
 /**
- * A worker thread of stow-part-readers.ts: writes each STOW-RS part it is handed to its file and
- * reads it as DICOM, beside the main thread, which meanwhile reads the request and runs the
+ * A worker thread of dicom-part-readers.ts: writes each part it is handed to its file and reads it
+ * as DICOM, beside the main thread, which meanwhile reads the rest of the body and runs the
  * database. The part's bytes are handed over, not copied, and dropped once written and read.
  */
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { readDicomFile } from '../studies/study-files.js';
-import type { PartJob, PartOutcome } from './stow-part-readers.js';
+import { readDicomFile } from './study-files.js';
+import type { PartJob, PartOutcome } from './dicom-part-readers.js';
 
 parentPort!.on('message', (job: PartJob) => {
   const handle = async (): Promise<PartOutcome> => {

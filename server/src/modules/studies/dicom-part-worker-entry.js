@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./stow-part-worker.ts');
+await import('./dicom-part-worker.ts');

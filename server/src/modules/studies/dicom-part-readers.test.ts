@@ -4,17 +4,21 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { sampleCopy } from '../../../test/dicom-files.js';
-import { partReaders } from './stow-part-readers.js';
+import { dicomPartReaders } from './dicom-part-readers.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stow-parts-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dicom-parts-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('STOW-RS part readers (worker threads)', () => {
+describe('DICOM part readers (worker threads)', () => {
   it('writes each part byte for byte and reads it as DICOM, or says why not', async () => {
     const dicom = await sampleCopy('CT_small.dcm');
     const expected = Buffer.from(dicom);
-    const { read } = await partReaders.start('part 1', path.join(dir, '1.dcm'), dicom);
-    const other = await partReaders.start('part 2', path.join(dir, '2.dcm'), Buffer.from('not DICOM at all'));
+    const { read } = await dicomPartReaders.start('part 1', path.join(dir, '1.dcm'), dicom);
+    const other = await dicomPartReaders.start(
+      'part 2',
+      path.join(dir, '2.dcm'),
+      Buffer.from('not DICOM at all'),
+    );
 
     const answer = await read;
     expect(answer && 'file' in answer && answer.file).toMatchObject({
@@ -32,8 +36,8 @@ describe('STOW-RS part readers (worker threads)', () => {
     const neighbour = Buffer.from('a neighbour in the pool');
     const small = Buffer.from('small part');
     expect(small.buffer).toBe(neighbour.buffer);
-    const moved = await partReaders.start('large', path.join(dir, 'large.dcm'), large);
-    const copied = await partReaders.start('small', path.join(dir, 'small.dcm'), small);
+    const moved = await dicomPartReaders.start('large', path.join(dir, 'large.dcm'), large);
+    const copied = await dicomPartReaders.start('small', path.join(dir, 'small.dcm'), small);
     await Promise.all([moved.read, copied.read]);
     expect(large.buffer.byteLength).toBe(0);
     expect(neighbour.toString()).toBe('a neighbour in the pool');
@@ -41,7 +45,7 @@ describe('STOW-RS part readers (worker threads)', () => {
   });
 
   it('fails the part whose file cannot be written, with the reason', async () => {
-    const { read } = await partReaders.start(
+    const { read } = await dicomPartReaders.start(
       'lost',
       path.join(dir, 'missing', 'x.dcm'),
       Buffer.from('bytes'),

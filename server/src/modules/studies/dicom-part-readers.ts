@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { readDicomFile } from '../studies/study-files.js';
+import type { readDicomFile } from './study-files.js';
 
 /** What a worker reports of one part: readDicomFile's answer. */
-type Read = Awaited<ReturnType<typeof readDicomFile>>;
+export type PartRead = Awaited<ReturnType<typeof readDicomFile>>;
 
 /** One part handed to a worker: written to `file`, then read as DICOM under `name`. */
 export interface PartJob {
@@ -14,25 +14,25 @@ export interface PartJob {
 }
 
 export type PartOutcome =
-  { id: number; read: Read } | { id: number; error: { message: string; code: string | undefined } };
+  { id: number; read: PartRead } | { id: number; error: { message: string; code: string | undefined } };
 
 /** Parts handed over and not yet answered, across all requests: bounds what waits in memory. */
 const MAX_PENDING_PARTS = 16;
 const MAX_PENDING_BYTES = 64 * 1024 ** 2;
 
 /** The worker's entry, which loads its TypeScript through tsx as the server itself is run. */
-const WORKER_ENTRY = new URL('./stow-part-worker-entry.js', import.meta.url);
+const WORKER_ENTRY = new URL('./dicom-part-worker-entry.js', import.meta.url);
 
 interface Waiting {
   bytes: number;
-  resolve: (read: Read) => void;
+  resolve: (read: PartRead) => void;
   reject: (err: Error) => void;
 }
 
 /**
- * Worker threads that write STOW-RS parts to disk and read them as DICOM, so that a request's parts
- * are written and parsed on the other cores while the main thread reads the next ones and files
- * the last. One per core beside the main thread's, made when first needed; they never keep the
+ * Worker threads that write the parts of a multipart body (a STOW-RS request, an upload's bundle)
+ * to disk and read them as DICOM, so that parts are written and parsed on the other cores while
+ * the main thread reads the next ones and files the last. One per core beside the main thread's, made when first needed; they never keep the
  * process alive. A worker that dies fails what it held, and a new one takes its place.
  */
 class PartReaders {
@@ -67,7 +67,7 @@ class PartReaders {
       }
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`A STOW-RS worker stopped (exit code ${code}).`)));
+    worker.on('exit', (code) => fail(new Error(`A DICOM part worker stopped (exit code ${code}).`)));
     this.workers.push(worker);
     return worker;
   }
@@ -117,7 +117,7 @@ class PartReaders {
    * Hands a part over once few enough are waiting; `read` tells what the part is, once it is
    * written. `body` is unusable afterwards: its memory moves to the worker.
    */
-  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<Read> }> {
+  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<PartRead> }> {
     while (
       this.waiting.size > 0 &&
       (this.waiting.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
@@ -129,7 +129,7 @@ class PartReaders {
     const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
     const id = this.nextId++;
     const worker = this.pick();
-    const read = new Promise<Read>((resolve, reject) => {
+    const read = new Promise<PartRead>((resolve, reject) => {
       this.waiting.set(id, { bytes: bytes.byteLength, resolve, reject });
     });
     this.owner.set(id, worker);
@@ -143,4 +143,4 @@ class PartReaders {
   }
 }
 
-export const partReaders = new PartReaders();
+export const dicomPartReaders = new PartReaders();
