@@ -7,6 +7,7 @@ import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
 import { hasDicomMarker, startsAsDicom, type DicomPurpose } from '../uploads/dicom-upload.js';
 import { BundleRefused, extractBundle } from './study-bundle.js';
+import type { PartRead as Read } from './dicom-part-readers.js';
 
 /**
  * A fresh working folder beside the tus folder (the same disk, so files move into local storage
@@ -124,8 +125,6 @@ export async function readDicomFile(
     return { skipped: { name, reason: err.message } };
   }
 }
-
-type Read = Awaited<ReturnType<typeof readDicomFile>>;
 
 /**
  * Reads every DICOM file of the uploads: single files and the contents of ZIPs. What cannot be
