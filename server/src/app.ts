@@ -18,6 +18,7 @@ import { SEND_EMAIL_JOB } from './jobs/send-email.job.js';
 import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
 import { EXPIRY_STEP_SECONDS } from './modules/storage/signed-url.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
+import { earlyBundleReads } from './modules/studies/early-bundle-reads.js';
 import Stripe from 'stripe';
 import { sandboxProvider } from './modules/payments/sandbox-provider.js';
 import { stripeProvider } from './modules/payments/stripe-provider.js';
@@ -165,7 +166,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
   };
   app.decorate('ctx', ctx);
-  const tus = createTusServer(ctx, ctx.tusDir);
+  const tus = createTusServer(ctx, ctx.tusDir, {
+    onBundleFinished: (upload) => earlyBundleReads.start(upload, ctx.tusDir),
+  });
   running.queue = await startJobQueue(
     database,
     allJobs({

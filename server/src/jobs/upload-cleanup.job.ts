@@ -2,7 +2,7 @@ import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import { deleteUpload, listUnclaimedBefore } from '../modules/uploads/uploads.repository.js';
 import { UPLOAD_CLAIM_HOURS } from '../modules/uploads/tus-server.js';
-import { removeStaleWorkDirs } from '../modules/studies/study-files.js';
+import { removeStaleWorkDirs } from '../modules/studies/work-dirs.js';
 import type { JobDefinition } from './job-queue.js';
 
 /**

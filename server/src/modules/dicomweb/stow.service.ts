@@ -6,7 +6,8 @@ import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
 import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
-import { makeWorkDir, removeWorkDir, type DicomFile } from '../studies/study-files.js';
+import type { DicomFile } from '../studies/study-files.js';
+import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
 import {
   fileOneStudy,
   groupByStudy,

@@ -46,7 +46,8 @@ export async function extractBundle(file: string, dir: string): Promise<PartRead
   const splitter = new MultipartSplitter(boundary, BUNDLE_LIMITS);
   const reads: Promise<PartRead>[] = [];
   try {
-    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    // In chunks of 1 MiB, not 64 KiB: a bundle of slices is read in far fewer steps.
+    for await (const chunk of createReadStream(file, { highWaterMark: 1024 ** 2 }) as AsyncIterable<Buffer>) {
       for (const part of splitter.push(chunk)) {
         const index = reads.length + 1;
         const target = path.join(dir, `${index}.dcm`);

@@ -22,13 +22,8 @@ import {
   uploadIdOf,
 } from '../uploads/uploads.service.js';
 import { namesAnotherPatient } from './patient-match.js';
-import {
-  FILES_READ_AT_ONCE,
-  makeWorkDir,
-  readDicomUploads,
-  removeWorkDir,
-  type DicomFile,
-} from './study-files.js';
+import { FILES_READ_AT_ONCE, readDicomUploads, type DicomFile } from './study-files.js';
+import { makeWorkDir, removeWorkDir } from './work-dirs.js';
 import * as repo from './studies.repository.js';
 
 type UploadStudyBody = z.output<typeof uploadStudyBodySchema>;

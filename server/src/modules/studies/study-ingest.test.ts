@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -310,11 +312,16 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       body: bundle,
     });
     expect(created.statusCode).toBe(201);
+    // Its files are read as soon as it has arrived, ahead of the filing, which takes them over.
+    const unpacked = path.join(t.config.storageDir, 'unpacked');
+    const readAhead = async () => (await fs.readdir(unpacked)).filter((name) => name.startsWith('early-'));
+    expect(await readAhead()).toHaveLength(1);
     const response = await fileStudy(people.physician.token, {
       patient: people.patient.id,
       uploads: [created.headers.location as string],
     });
     expect(response.statusCode).toBe(201);
+    expect(await readAhead()).toEqual([]);
     const filed = uploadStudyResponseSchema.parse(response.json());
     expect(filed.items).toEqual([expect.objectContaining({ study_instance_uid: studyUid, instances: 2 })]);
     expect(filed.skipped).toEqual([

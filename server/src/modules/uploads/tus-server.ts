@@ -57,10 +57,17 @@ export async function inspectImage(file: string) {
   }
 }
 
+/** What the app does with finished uploads besides checking them. */
+export interface UploadHooks {
+  /** A bundle of DICOM files has arrived whole: its files may be read ahead of their filing. */
+  onBundleFinished?: (upload: { id: string; file: string; size: number }) => void;
+}
+
 /** The tus 1.0 server behind `/api/uploads`: resumable, owner-only, size-limited, type-checked uploads. */
 export function createTusServer(
   ctx: AppContext,
   tusDir: string,
+  hooks: UploadHooks = {},
 ): { server: ContractTusServer; store: FileStore } {
   const store = new FileStore({
     directory: tusDir,
@@ -137,6 +144,13 @@ export function createTusServer(
         if (!file) {
           await store.remove(upload.id);
           throw refusal(415, NOT_WHAT_PURPOSE_SAYS[purpose]);
+        }
+        if (purpose === 'dicom-bundle') {
+          hooks.onBundleFinished?.({
+            id: upload.id,
+            file: path.join(tusDir, upload.id),
+            size: upload.offset,
+          });
         }
         return {};
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bundleDicomFiles } from './dicom-bundle';
+import { BUNDLE_MAX_BYTES, bundleDicomFiles } from './dicom-bundle';
 import type { BatchFile } from './upload-batch';
 
 function dicom(path: string, text: string, purpose: BatchFile['purpose'] = 'dicom'): BatchFile {
@@ -61,6 +61,15 @@ describe('bundleDicomFiles', () => {
       ['dicom', undefined],
     ]);
     expect(uploads[1]).toBe(earlier);
+  });
+
+  it('starts a new bundle where the next file would take one over its size', () => {
+    const half = 'x'.repeat(BUNDLE_MAX_BYTES / 2);
+    const uploads = bundleDicomFiles([dicom('A/1', half), dicom('A/2', half), dicom('A/3', half)]);
+    expect(uploads.map((upload) => [upload.purpose, upload.count])).toEqual([
+      ['dicom-bundle', 2],
+      ['dicom-bundle', 1],
+    ]);
   });
 
   it('leaves a single DICOM file as it is', () => {

@@ -1,8 +1,12 @@
 import { dicomBundleEnd, dicomBundlePartHead, UPLOAD_LIMITS } from '@ra/shared';
 import type { BatchFile } from './upload-batch';
 
-/** Bytes of one bundle at most, well below its upload limit; a DVD becomes a few bundles. */
-export const BUNDLE_MAX_BYTES = Math.min(1024 ** 3, UPLOAD_LIMITS['dicom-bundle'] / 2);
+/**
+ * Bytes of one bundle at most, well below its upload limit. The server reads each bundle as soon as
+ * it has arrived, while the next ones are still being sent, so a folder goes in several bundles: a
+ * CT series of 250 MB in eight, a DVD in about 150.
+ */
+export const BUNDLE_MAX_BYTES = Math.min(32 * 1024 ** 2, UPLOAD_LIMITS['dicom-bundle'] / 2);
 /** Files of one bundle at most (the server reads up to 20,000). */
 export const BUNDLE_MAX_FILES = 10_000;
 

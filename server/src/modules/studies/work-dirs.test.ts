@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeWorkDir, removeStaleWorkDirs } from './study-files.js';
+import { makeWorkDir, removeStaleWorkDirs } from './work-dirs.js';
 
 describe('working folders of filings', () => {
   it('are made beside the tus folder, and those a crash left behind for a day are removed', async () => {
