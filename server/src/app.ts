@@ -168,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('ctx', ctx);
   const tus = createTusServer(ctx, ctx.tusDir, {
     onBundleFinished: (upload) => earlyBundleReads.start(upload, ctx.tusDir),
+    onUploadDeleted: (id) => void earlyBundleReads.discard(id),
   });
   running.queue = await startJobQueue(
     database,

@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { readDicomSample } from '../../../test/dicom-samples.js';
-import { createUpload, uploadFile } from '../../../test/uploads.js';
+import { createUpload, tusRequest, uploadFile } from '../../../test/uploads.js';
 import { buildZip } from '../../../test/zip-writer.js';
 import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
@@ -61,6 +61,12 @@ async function uploadAll(files: Buffer[], purpose = 'dicom'): Promise<string[]> 
     urls.push(await uploadFile(t.app, people.physician.token, file, purpose));
   }
   return urls;
+}
+
+/** The working folders of bundles read ahead of their filing. */
+async function readAhead(): Promise<string[]> {
+  const names = await fs.readdir(path.join(t.config.storageDir, 'unpacked'));
+  return names.filter((name) => name.startsWith('early-'));
 }
 
 async function listOf(patientId: string, token: string): Promise<Image[]> {
@@ -313,8 +319,6 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     });
     expect(created.statusCode).toBe(201);
     // Its files are read as soon as it has arrived, ahead of the filing, which takes them over.
-    const unpacked = path.join(t.config.storageDir, 'unpacked');
-    const readAhead = async () => (await fs.readdir(unpacked)).filter((name) => name.startsWith('early-'));
     expect(await readAhead()).toHaveLength(1);
     const response = await fileStudy(people.physician.token, {
       patient: people.patient.id,
@@ -328,6 +332,19 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       { name: 'CD/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable },
       { name: 'file 5', reason: STUDY_MESSAGES.notDicom },
     ]);
+  });
+
+  it('drops the files read ahead of a bundle whose upload its owner ends before filing it', async () => {
+    const bundle = dicomBundle([{ path: 'IM1', bytes: await sampleCopy('CT_small.dcm', JANE) }]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: bundle.length,
+      purpose: 'dicom-bundle',
+      body: bundle,
+    });
+    expect(await readAhead()).toHaveLength(1);
+    const url = created.headers.location as string;
+    expect((await tusRequest(t.app, 'DELETE', url, people.physician.token)).statusCode).toBe(204);
+    await expect.poll(readAhead).toEqual([]);
   });
 
   it('refuses a bundle that does not start as one at the upload, and reports one cut short', async () => {

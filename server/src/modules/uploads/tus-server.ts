@@ -61,6 +61,8 @@ export async function inspectImage(file: string) {
 export interface UploadHooks {
   /** A bundle of DICOM files has arrived whole: its files may be read ahead of their filing. */
   onBundleFinished?: (upload: { id: string; file: string; size: number }) => void;
+  /** Its owner has ended an upload: whatever was made of it goes too. */
+  onUploadDeleted?: (id: string) => void;
 }
 
 /** The tus 1.0 server behind `/api/uploads`: resumable, owner-only, size-limited, type-checked uploads. */
