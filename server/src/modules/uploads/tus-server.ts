@@ -104,6 +104,7 @@ export function createTusServer(
         // A terminated upload no longer counts against its owner's quota; tus deletes the bytes next
         // (or, should that fail, the store's expiry sweep does).
         await repo.deleteUnclaimedUpload(ctx.db, id);
+        hooks.onUploadDeleted?.(id);
       }
     },
     async onUploadCreate(req, upload) {
