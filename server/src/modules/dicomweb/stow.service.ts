@@ -77,7 +77,7 @@ export async function storeInstances(
     throw new UnsupportedMediaType('STOW-RS takes multipart/related; type="application/dicom".');
   }
 
-  const workDir = makeWorkDir(ctx.tusDir, 'stow-');
+  const workDir = await makeWorkDir(ctx.tusDir, 'stow-');
   try {
     const reads: Promise<PartRead>[] = [];
     let index = 0;

@@ -70,7 +70,7 @@ export async function assignIncoming(
  */
 export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
   for (const legacy of await repo.listLegacyReceived(ctx.db)) {
-    const workDir = makeWorkDir(ctx.tusDir, 'legacy-incoming-');
+    const workDir = await makeWorkDir(ctx.tusDir, 'legacy-incoming-');
     try {
       const files: DicomFile[] = [];
       for (const stored of legacy.files) {

@@ -33,7 +33,7 @@ describe('bundles read ahead of their filing', () => {
     const ct = await sampleCopy('CT_small.dcm');
     const upload = await bundleUpload('one', dicomBundle([{ path: 'CD/IM1', bytes: ct }]));
     earlyBundleReads.start(upload, tusDir);
-    expect(await earlyFolders()).toHaveLength(1);
+    await expect.poll(earlyFolders).toHaveLength(1);
 
     const filing = path.join(root, 'filing');
     await fs.mkdir(filing);
@@ -65,7 +65,7 @@ describe('bundles read ahead of their filing', () => {
       dicomBundle([{ path: 'IM1', bytes: await sampleCopy('CT_small.dcm') }]),
     );
     earlyBundleReads.start(upload, tusDir);
-    expect(await earlyFolders()).toHaveLength(1);
+    await expect.poll(earlyFolders).toHaveLength(1);
     await earlyBundleReads.discard('left');
     expect(await earlyFolders()).toEqual([]);
     expect(await earlyBundleReads.takeInto('left', path.join(root, 'left'))).toBeUndefined();

@@ -2,7 +2,7 @@ import fsSync from 'node:fs';
 import path from 'node:path';
 import type { PartRead } from './dicom-part-readers.js';
 import { extractBundle } from './study-bundle.js';
-import { makeWorkDir, removeWorkDir } from './work-dirs.js';
+import { removeWorkDir, workDirNamed } from './work-dirs.js';
 
 /** How long a bundle read ahead waits for its filing; then its files go, and filing reads it again. */
 export const EARLY_READ_MS = 10 * 60 * 1000;
@@ -45,7 +45,8 @@ class EarlyBundleReads {
     if (this.held.has(upload.id) || !isRoom) {
       return;
     }
-    const dir = makeWorkDir(tusDir, 'early-');
+    // extractBundle makes it; upload ids are random and never reused.
+    const dir = workDirNamed(tusDir, `early-${upload.id}`);
     const read = extractBundle(upload.file, dir);
     // The filing that takes the read hears of its failure; until then it must not go unhandled.
     read.catch(() => undefined);

@@ -169,7 +169,7 @@ export async function fileStudies(
   await checkRecommendation(ctx, recommendationId);
   const toRead = await findUploads(ctx, user, body.uploads);
 
-  const workDir = makeWorkDir(ctx.tusDir, 'study-');
+  const workDir = await makeWorkDir(ctx.tusDir, 'study-');
   try {
     const { files, skipped } = await readDicomUploads(toRead, ctx.tusDir, workDir);
     const groups = groupByStudy(files);

@@ -319,7 +319,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     });
     expect(created.statusCode).toBe(201);
     // Its files are read as soon as it has arrived, ahead of the filing, which takes them over.
-    expect(await readAhead()).toHaveLength(1);
+    await expect.poll(readAhead).toHaveLength(1);
     const response = await fileStudy(people.physician.token, {
       patient: people.patient.id,
       uploads: [created.headers.location as string],
@@ -341,7 +341,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       purpose: 'dicom-bundle',
       body: bundle,
     });
-    expect(await readAhead()).toHaveLength(1);
+    await expect.poll(readAhead).toHaveLength(1);
     const url = created.headers.location as string;
     expect((await tusRequest(t.app, 'DELETE', url, people.physician.token)).statusCode).toBe(204);
     await expect.poll(readAhead).toEqual([]);

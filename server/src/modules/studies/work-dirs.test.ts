@@ -8,8 +8,8 @@ describe('working folders of filings', () => {
   it('are made beside the tus folder, and those a crash left behind for a day are removed', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-work-'));
     const tusDir = path.join(root, 'uploads');
-    const stale = makeWorkDir(tusDir, 'study-');
-    const fresh = makeWorkDir(tusDir, 'study-');
+    const stale = await makeWorkDir(tusDir, 'study-');
+    const fresh = await makeWorkDir(tusDir, 'study-');
     expect(path.dirname(stale)).toBe(path.join(root, 'unpacked'));
     await fs.writeFile(path.join(stale, '1.dcm'), 'x');
     const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);

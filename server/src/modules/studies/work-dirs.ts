@@ -1,24 +1,28 @@
 import fs from 'node:fs/promises';
-import fsSync from 'node:fs';
 import path from 'node:path';
 
 /**
  * A fresh working folder beside the tus folder (the same disk, so files move into local storage
  * by renaming), never inside it; the caller removes it with removeWorkDir.
  *
- * Made and removed on the calling thread: each costs microseconds, while a call through libuv's
- * thread pool waits behind the file writes under way (10 ms and more per STOW-RS request).
+ * Made and removed through libuv's thread pool, not on the calling thread: while part workers
+ * write to the same disk, making or removing a folder can wait a millisecond for the disk's journal.
  */
-export function makeWorkDir(tusDir: string, prefix: string): string {
+export async function makeWorkDir(tusDir: string, prefix: string): Promise<string> {
   const unpacked = unpackedDirOf(tusDir);
-  fsSync.mkdirSync(unpacked, { recursive: true });
-  return fsSync.mkdtempSync(path.join(unpacked, prefix));
+  await fs.mkdir(unpacked, { recursive: true });
+  return fs.mkdtemp(path.join(unpacked, prefix));
+}
+
+/** The working folder named `name` beside the tus folder, not made yet. */
+export function workDirNamed(tusDir: string, name: string): string {
+  return path.join(unpackedDirOf(tusDir), name);
 }
 
 /** Removes a working folder: at once when it is empty (its files moved into storage), else with what it holds. */
 export async function removeWorkDir(dir: string): Promise<void> {
   try {
-    fsSync.rmdirSync(dir);
+    await fs.rmdir(dir);
   } catch {
     await fs.rm(dir, { recursive: true, force: true });
   }
