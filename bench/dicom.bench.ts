@@ -29,7 +29,7 @@ const WARM_UP = 3;
  */
 const WARM_UP_STUDIES = 2;
 /** Timed STOW-RS runs, each storing a study of its own: one run swings with the machine, the median less. */
-const STOW_RUNS = 3;
+const STOW_RUNS = 5;
 /** Timed choices of a folder in Chromium, each of a study of its own, after an untimed one. */
 const FOLDER_RUNS = 3;
 /** The demo patient, so that the files name the patient they are filed under. */
