@@ -59,6 +59,14 @@ describe('bundles read ahead of their filing', () => {
     expect(await earlyFolders()).toEqual([]);
   });
 
+  it('hand over a file that is no bundle as extractBundle refuses it, though it made no folder', async () => {
+    const upload = await bundleUpload('none', Buffer.from('not a bundle at all'));
+    earlyBundleReads.start(upload, tusDir);
+    await expect(earlyBundleReads.takeInto('none', path.join(root, 'none'))).rejects.toBeInstanceOf(
+      BundleRefused,
+    );
+  });
+
   it('remove the files of a read nobody took', async () => {
     const upload = await bundleUpload(
       'left',

@@ -1,4 +1,4 @@
-import fsSync from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { PartRead } from './dicom-part-readers.js';
 import { extractBundle } from './study-bundle.js';
@@ -77,8 +77,12 @@ class EarlyBundleReads {
       return undefined;
     }
     await Promise.allSettled([held.read]);
-    // A rename: the working folders are on one disk.
-    fsSync.renameSync(held.dir, dir);
+    // A rename: the working folders are on one disk. A bundle refused before its first file has none.
+    await fs.rename(held.dir, dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') {
+        throw err;
+      }
+    });
     return (await held.read).map((read) => movedTo(read, held.dir, dir));
   }
 
