@@ -41,8 +41,9 @@ export async function removeStaleWorkDirs(tusDir: string, olderThanMs: number): 
   const names = await fs.readdir(unpacked).catch(() => [] as string[]);
   for (const name of names) {
     const dir = path.join(unpacked, name);
-    const { mtimeMs } = await fs.stat(dir);
-    if (Date.now() - mtimeMs > olderThanMs) {
+    // A folder its filing removes meanwhile is simply gone.
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
       await fs.rm(dir, { recursive: true, force: true });
     }
   }
