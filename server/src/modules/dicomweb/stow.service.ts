@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { DicomJsonDataset, SkippedFile } from '@ra/shared';
+import type { DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
 import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
-import type { DicomFile } from '../studies/study-files.js';
+import { sortReads } from '../studies/study-files.js';
 import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
 import {
   fileOneStudy,
@@ -101,15 +101,7 @@ export async function storeInstances(
       // Every part handed over is written or failed before the work folder can be removed.
       await Promise.allSettled(reads);
     }
-    const files: DicomFile[] = [];
-    const failed: SkippedFile[] = [];
-    for (const read of await Promise.all(reads)) {
-      if (read && 'file' in read) {
-        files.push(read.file);
-      } else if (read) {
-        failed.push(read.skipped);
-      }
-    }
+    const { files, skipped: failed } = sortReads(await Promise.all(reads));
     const groups = groupByStudy(files);
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };

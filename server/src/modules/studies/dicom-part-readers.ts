@@ -32,8 +32,9 @@ interface Waiting {
 /**
  * Worker threads that write the parts of a multipart body (a STOW-RS request, an upload's bundle)
  * to disk and read them as DICOM, so that parts are written and parsed on the other cores while
- * the main thread reads the next ones and files the last. One per core beside the main thread's, made when first needed; they never keep the
- * process alive. A worker that dies fails what it held, and a new one takes its place.
+ * the main thread reads the next ones and files the last. One per core beside the main thread's,
+ * made when first needed; they never keep the process alive. A worker that dies fails what it
+ * held, and a new one takes its place.
  */
 class PartReaders {
   private readonly workers: Worker[] = [];

@@ -140,8 +140,15 @@ export async function readDicomUploads(
   await inParallel([...toRead.keys()], FILES_READ_AT_ONCE, async (index) => {
     reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path);
   });
+  const sorted = sortReads([...bundled, ...reads]);
+  return { files: sorted.files, skipped: [...skipped, ...sorted.skipped] };
+}
+
+/** The files read as DICOM, and those that could not be, with why; the media index is neither. */
+export function sortReads(reads: Read[]): { files: DicomFile[]; skipped: SkippedFile[] } {
   const files: DicomFile[] = [];
-  for (const read of [...bundled, ...reads]) {
+  const skipped: SkippedFile[] = [];
+  for (const read of reads) {
     if (read && 'file' in read) {
       files.push(read.file);
     } else if (read) {
