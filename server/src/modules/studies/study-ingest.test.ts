@@ -18,6 +18,7 @@ import { createUpload, tusRequest, uploadFile } from '../../../test/uploads.js';
 import { buildZip } from '../../../test/zip-writer.js';
 import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
+import { UPLOAD_NOT_FOUND } from '../uploads/uploads.service.js';
 import { dicomInstances, dicomSeries, images, studies } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -332,6 +333,33 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       { name: 'CD/DICOM/BROKEN', reason: STUDY_MESSAGES.unreadable },
       { name: 'file 5', reason: STUDY_MESSAGES.notDicom },
     ]);
+  });
+
+  it('never hands the files read ahead of a bundle to anyone but the upload’s owner', async () => {
+    const studyUid = newUid();
+    const bundle = dicomBundle([
+      { path: 'IM1', bytes: await sampleCopy('CT_small.dcm', { ...JANE, studyUid }) },
+    ]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: bundle.length,
+      purpose: 'dicom-bundle',
+      body: bundle,
+    });
+    await expect.poll(readAhead).toHaveLength(1);
+    const url = created.headers.location as string;
+    const theirs = await createPatient(t.database.db);
+    await linkPatient(t.database.db, theirs.id, people.otherPhysician.id);
+    const stolen = await fileStudy(people.otherPhysician.token, { patient: theirs.id, uploads: [url] });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json()).toEqual({ errors: [{ msg: UPLOAD_NOT_FOUND, path: 'uploads' }] });
+    // Still there for its owner, who files it from what was read ahead.
+    expect(await readAhead()).toHaveLength(1);
+    const filed = await fileStudy(people.physician.token, { patient: people.patient.id, uploads: [url] });
+    expect(filed.statusCode).toBe(201);
+    expect(uploadStudyResponseSchema.parse(filed.json()).items).toEqual([
+      expect.objectContaining({ study_instance_uid: studyUid, instances: 1 }),
+    ]);
+    expect(await readAhead()).toEqual([]);
   });
 
   it('drops the files read ahead of a bundle whose upload its owner ends before filing it', async () => {
