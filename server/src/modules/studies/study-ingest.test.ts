@@ -70,6 +70,20 @@ async function readAhead(): Promise<string[]> {
   return names.filter((name) => name.startsWith('early-'));
 }
 
+/** The physician uploads a bundle of one CT file of the study; returns its URL once it is read ahead. */
+async function uploadOneFileBundle(studyUid: string): Promise<string> {
+  const bundle = dicomBundle([
+    { path: 'IM1', bytes: await sampleCopy('CT_small.dcm', { ...JANE, studyUid }) },
+  ]);
+  const created = await createUpload(t.app, people.physician.token, {
+    size: bundle.length,
+    purpose: 'dicom-bundle',
+    body: bundle,
+  });
+  await expect.poll(readAhead).toHaveLength(1);
+  return created.headers.location as string;
+}
+
 async function listOf(patientId: string, token: string): Promise<Image[]> {
   const response = await t.app.inject({
     method: 'GET',
@@ -337,16 +351,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
 
   it('never hands the files read ahead of a bundle to anyone but the upload’s owner', async () => {
     const studyUid = newUid();
-    const bundle = dicomBundle([
-      { path: 'IM1', bytes: await sampleCopy('CT_small.dcm', { ...JANE, studyUid }) },
-    ]);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: bundle.length,
-      purpose: 'dicom-bundle',
-      body: bundle,
-    });
-    await expect.poll(readAhead).toHaveLength(1);
-    const url = created.headers.location as string;
+    const url = await uploadOneFileBundle(studyUid);
     const theirs = await createPatient(t.database.db);
     await linkPatient(t.database.db, theirs.id, people.otherPhysician.id);
     const stolen = await fileStudy(people.otherPhysician.token, { patient: theirs.id, uploads: [url] });
@@ -363,14 +368,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
   });
 
   it('drops the files read ahead of a bundle whose upload its owner ends before filing it', async () => {
-    const bundle = dicomBundle([{ path: 'IM1', bytes: await sampleCopy('CT_small.dcm', JANE) }]);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: bundle.length,
-      purpose: 'dicom-bundle',
-      body: bundle,
-    });
-    await expect.poll(readAhead).toHaveLength(1);
-    const url = created.headers.location as string;
+    const url = await uploadOneFileBundle(newUid());
     expect((await tusRequest(t.app, 'DELETE', url, people.physician.token)).statusCode).toBe(204);
     await expect.poll(readAhead).toEqual([]);
   });
