@@ -32,9 +32,10 @@ interface Waiting {
 /**
  * Worker threads that write the parts of a multipart body (a STOW-RS request, an upload's bundle)
  * to disk and read them as DICOM, so that parts are written and parsed on the other cores while
- * the main thread reads the next ones and files the last. One per core beside the main thread's,
- * made when first needed; they never keep the process alive. A worker that dies fails what it
- * held, and a new one takes its place.
+ * the main thread reads the next ones and files the last. One per core, two at least and four at
+ * most (a worker spends most of its time in the kernel, writing: on two cores, two workers stored
+ * a STOW-RS study about 5 % faster than one). They are made when first needed and never keep the
+ * process alive. A worker that dies fails what it held, and a new one takes its place.
  */
 class PartReaders {
   private readonly workers: Worker[] = [];
@@ -46,7 +47,7 @@ class PartReaders {
   private readonly roomWaiters: (() => void)[] = [];
 
   private get size(): number {
-    return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+    return Math.min(4, Math.max(2, os.availableParallelism()));
   }
 
   private spawn(): Worker {
