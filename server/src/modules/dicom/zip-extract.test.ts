@@ -9,9 +9,12 @@ import { buildZip, type ZipEntrySpec } from '../../../test/zip-writer.js';
 import { extractZip, ZIP_LIMITS, ZipRefused } from './zip-extract.js';
 
 const OUTSIDE = 'The file names a path outside the ZIP.';
-const EXPANDS = 'The ZIP file expands too much to be read safely.';
 const UNREADABLE = 'The ZIP file could not be read.';
 const MIB = 1024 * 1024;
+/** The refusals that name a size limit, as the user reads them. */
+const tooLargeFile = (limit: string) => `The file is larger than ${limit}, the most one file may take.`;
+const tooLargeArchive = (limit: string) =>
+  `The ZIP file expands to more than ${limit}, more than can be filed at once.`;
 
 let root: string;
 let zipPath: string;
@@ -54,8 +57,12 @@ function openDescriptors(): string[] {
   });
 }
 
-async function expectRefused(message: string, limits = ZIP_LIMITS): Promise<void> {
-  const error: unknown = await extractZip(zipPath, destDir, limits).then(
+async function expectRefused(
+  message: string,
+  maxTotalBytes = ZIP_LIMITS.maxTotalBytes,
+  limits = ZIP_LIMITS,
+): Promise<void> {
+  const error: unknown = await extractZip(zipPath, destDir, maxTotalBytes, limits).then(
     () => undefined,
     (err: unknown) => err,
   );
@@ -212,19 +219,41 @@ describe('extractZip: entries it skips or ignores', () => {
   });
 });
 
-describe('extractZip: archives it refuses', () => {
-  it('refuses a zip bomb by its declared expansion before writing anything', async () => {
+/**
+ * One slice of a CT as a scanner writes it: preamble, header, then 512×512 16-bit pixels that are
+ * mostly air (zeros) around a small patch of noise, so the file deflates far beyond 100:1.
+ */
+function ctSlice(index: number): Buffer {
+  const header = Buffer.concat([
+    Buffer.alloc(128),
+    Buffer.from('DICM'),
+    Buffer.from(`1.2.826.0.1.3680043.8.498.${index}\0CT\0AXIAL\0`.padEnd(200, ' ')),
+  ]);
+  const pixels = Buffer.alloc(512 * 512 * 2);
+  randomBytes(300).copy(pixels, 256 * 1024);
+  return Buffer.concat([header, pixels]);
+}
+
+describe('extractZip: size limits, counted as the files inflate', () => {
+  it('accepts a real folder that deflates far beyond 100:1, every file of it', async () => {
+    const slices = Array.from({ length: 300 }, (_, index) => ctSlice(index));
     await writeZip([
-      { name: 'DICOM/IMG1', data: 'image' },
-      { name: 'DICOM/ZEROS', data: Buffer.alloc(64 * MIB), method: 'deflate' },
+      { name: 'DICOMDIR', data: 'directory record', method: 'deflate' },
+      ...slices.map((data, index) => ({
+        name: `DICOM/ST1/SE1/IM${index + 1}`,
+        data,
+        method: 'deflate' as const,
+      })),
     ]);
-    // 64 MiB in a few dozen KB: an expansion of over 1,000 times.
-    expect((await stat(zipPath)).size).toBeLessThan(100 * 1024);
+    const total = slices.reduce((sum, slice) => sum + slice.length, 0);
+    expect(total / (await stat(zipPath)).size).toBeGreaterThan(100);
 
-    await expectRefused(EXPANDS);
+    const result = await extractZip(zipPath, destDir);
 
-    // Not even the destination folder was made: the refusal came from the headers alone.
-    expect(existsSync(destDir)).toBe(false);
+    expect(result.skipped).toEqual([]);
+    expect(result.files).toHaveLength(301);
+    expect(result.files.slice(1).map((file) => file.size)).toEqual(slices.map((slice) => slice.length));
+    expect(await readFile(result.files[300]!.path)).toEqual(slices[299]);
   });
 
   it('accepts a small archive of nearly blank images, however well it compresses', async () => {
@@ -234,18 +263,95 @@ describe('extractZip: archives it refuses', () => {
     expect(result.files.map((file) => file.size)).toEqual([4 * 1024 * 1024]);
   });
 
-  it('refuses an archive larger than the byte limit even at a modest ratio', async () => {
+  it('skips a file larger than the per-file limit with its reason, keeping the files beside it', async () => {
+    await writeZip([
+      { name: 'DICOM/IMG1', data: 'first' },
+      { name: 'DICOM/BIG', data: Buffer.alloc(2 * MIB), method: 'deflate' },
+      { name: 'DICOM/IMG2', data: 'second', method: 'deflate' },
+    ]);
+
+    const result = await extractZip(zipPath, destDir, ZIP_LIMITS.maxTotalBytes, {
+      ...ZIP_LIMITS,
+      maxEntryBytes: MIB,
+    });
+
+    expect(result.files.map((file) => file.name)).toEqual(['DICOM/IMG1', 'DICOM/IMG2']);
+    expect(await Promise.all(result.files.map((file) => readFile(file.path, 'utf8')))).toEqual([
+      'first',
+      'second',
+    ]);
+    expect(result.skipped).toEqual([{ name: 'DICOM/BIG', reason: tooLargeFile('1 MB') }]);
+    expect(await tree(destDir)).toEqual(['00001.part', '00002.part']);
+  });
+
+  it('skips a file whose header declares it small once it inflates beyond the per-file limit', async () => {
+    await writeZip([
+      { name: 'DICOM/IMG1', data: randomBytes(1000) },
+      { name: 'DICOM/LIAR', data: Buffer.alloc(10 * MIB), method: 'deflate', declaredSize: 10 },
+      { name: 'DICOM/IMG2', data: 'after', method: 'deflate' },
+    ]);
+
+    const result = await extractZip(zipPath, destDir, ZIP_LIMITS.maxTotalBytes, {
+      ...ZIP_LIMITS,
+      maxEntryBytes: MIB,
+    });
+    expect(openDescriptors()).toEqual([]);
+
+    expect(result.files.map((file) => [file.name, file.size])).toEqual([
+      ['DICOM/IMG1', 1000],
+      ['DICOM/IMG2', 5],
+    ]);
+    expect(result.skipped).toEqual([{ name: 'DICOM/LIAR', reason: tooLargeFile('1 MB') }]);
+    expect(await tree(destDir)).toEqual(['00001.part', '00002.part']);
+  });
+
+  it('refuses an archive whose files declare more than the total limit, before writing anything', async () => {
     await writeZip([{ name: 'IMG1', data: randomBytes(2000) }]);
 
-    await expectRefused(EXPANDS, { ...ZIP_LIMITS, maxTotalBytes: 1999 });
+    await expectRefused(tooLargeArchive('1 KB'), 1024);
 
     expect(existsSync(destDir)).toBe(false);
     // The same archive within the limit is extracted.
-    const result = await extractZip(zipPath, destDir, { ...ZIP_LIMITS, maxTotalBytes: 2000 });
+    const result = await extractZip(zipPath, destDir, 2000);
     expect(result.files.map((file) => file.size)).toEqual([2000]);
   });
 
-  it('refuses while streaming an entry that inflates beyond its declared size, and removes what it wrote', async () => {
+  it('refuses beyond the default total of 8 GB by the declared sizes alone', async () => {
+    // Seventeen files that each claim 500 MiB: 8.3 GiB in all, in an archive of a few KB.
+    await writeZip(
+      Array.from({ length: 17 }, (_, index) => ({
+        name: `IMG${index}`,
+        data: 'small',
+        method: 'deflate' as const,
+        declaredSize: 500 * MIB,
+      })),
+    );
+
+    await expectRefused(tooLargeArchive('8 GB'), ZIP_LIMITS.maxTotalBytes, {
+      ...ZIP_LIMITS,
+      maxEntryBytes: 512 * MIB,
+    });
+    expect(existsSync(destDir)).toBe(false);
+  });
+
+  it('stops once the bytes inflated exceed the total, whatever the headers declare, and removes what it wrote', async () => {
+    await writeZip([
+      { name: 'DICOM/IMG1', data: randomBytes(1000) },
+      { name: 'DICOM/IMG2', data: Buffer.alloc(600 * 1024), method: 'deflate' },
+      // Declared at 10 bytes, so the declared total stays under the limit.
+      { name: 'DICOM/IMG3', data: Buffer.alloc(600 * 1024), method: 'deflate', declaredSize: 10 },
+      { name: 'DICOM/IMG4', data: 'after' },
+    ]);
+    await mkdir(destDir);
+
+    await expectRefused(tooLargeArchive('1 MB'), MIB);
+
+    expect(await tree(destDir)).toEqual([]);
+  });
+});
+
+describe('extractZip: archives it refuses', () => {
+  it('refuses a file that inflates beyond its declared size, and removes what it wrote', async () => {
     await writeZip([
       { name: 'DICOM/IMG1', data: randomBytes(1000) },
       { name: 'DICOM/IMG2', data: Buffer.alloc(10 * 1000 * 1000), method: 'deflate', declaredSize: 10 },
@@ -253,7 +359,7 @@ describe('extractZip: archives it refuses', () => {
     ]);
     await mkdir(destDir);
 
-    await expectRefused(EXPANDS);
+    await expectRefused(UNREADABLE);
 
     expect(await tree(destDir)).toEqual([]);
   });
@@ -265,7 +371,7 @@ describe('extractZip: archives it refuses', () => {
     ]);
     await mkdir(destDir);
 
-    await expectRefused(EXPANDS);
+    await expectRefused(UNREADABLE);
 
     expect(await tree(destDir)).toEqual([]);
   });
@@ -275,11 +381,12 @@ describe('extractZip: archives it refuses', () => {
       Array.from({ length: count }, (_, index) => ({ name: `IMG${index}`, data: 'x' }));
     await writeZip(entries(4));
 
-    await expectRefused('The ZIP file has too many files.', { ...ZIP_LIMITS, maxEntries: 3 });
+    const limits = { ...ZIP_LIMITS, maxEntries: 3 };
+    await expectRefused('The ZIP file has too many files.', ZIP_LIMITS.maxTotalBytes, limits);
     expect(existsSync(destDir)).toBe(false);
 
     await writeZip(entries(3));
-    const result = await extractZip(zipPath, destDir, { ...ZIP_LIMITS, maxEntries: 3 });
+    const result = await extractZip(zipPath, destDir, ZIP_LIMITS.maxTotalBytes, limits);
     expect(result.files).toHaveLength(3);
   });
 

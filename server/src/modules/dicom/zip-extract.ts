@@ -8,27 +8,25 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 /**
  * Extracts an uploaded ZIP (a CD's DICOM files) without trusting it. Every file is written under a
- * name made here, so no entry name can reach the disk; the limits below stop zip bombs, by the
- * sizes the archive declares before anything is written and by the bytes actually written.
+ * name made here, so no entry name can reach the disk. Zip bombs are stopped by absolute sizes,
+ * counted on the bytes as they inflate: a ratio cannot tell a bomb from a real folder, since a CT
+ * of mostly air deflates well beyond 100:1.
  */
 export interface ZipLimits {
   maxEntries: number;
-  /** Bytes all extracted files may take together. */
+  /** Bytes one extracted file may take; a larger one is skipped. */
+  maxEntryBytes: number;
+  /** Bytes all extracted files may take together, whatever the caller allows. */
   maxTotalBytes: number;
-  /** How many times the ZIP file's own size the extracted files may take together… */
-  maxRatio: number;
-  /** …but never less than this, so that a small archive of nearly blank images is not refused. */
-  minAllowedBytes: number;
 }
 
 export const ZIP_LIMITS: ZipLimits = {
   // A CD of a long study holds a few thousand files; this leaves room for several studies at once.
   maxEntries: 20_000,
+  // The server's largest DICOM instance by default (DICOM_MAX_INSTANCE_BYTES); callers pass theirs.
+  maxEntryBytes: 256 * 1024 ** 2,
   // The most a dual-layer DVD holds, rounded up: no real disc exceeds it.
   maxTotalBytes: 8 * 1024 ** 3,
-  // DICOM deflates about 2–4× (up to ~20× for mostly blank images); bombs expand by 1,000× and more.
-  maxRatio: 100,
-  minAllowedBytes: 32 * 1024 ** 2,
 };
 
 export interface ExtractedFile {
@@ -54,13 +52,32 @@ export class ZipRefused extends Error {
 }
 
 const TOO_MANY_FILES = 'The ZIP file has too many files.';
-const EXPANDS_TOO_MUCH = 'The ZIP file expands too much to be read safely.';
 const UNREADABLE = 'The ZIP file could not be read.';
 
 const OUTSIDE_PATH = 'The file names a path outside the ZIP.';
 const LINK = 'Links inside ZIP files are not followed.';
 const ENCRYPTED = 'Encrypted files cannot be read.';
 const UNKNOWN_COMPRESSION = 'The file is compressed in a way that cannot be read.';
+
+/** A size as the user reads it in a refusal, e.g. "256 MB" or "1.5 GB" (binary units, as the web shows sizes). */
+function sizeForPeople(bytes: number): string {
+  const units: [string, number][] = [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ];
+  for (const [unit, size] of units) {
+    if (bytes >= size) {
+      return `${Number((bytes / size).toFixed(1))} ${unit}`;
+    }
+  }
+  return `${bytes} bytes`;
+}
+
+const tooLargeFile = (limit: number) =>
+  `The file is larger than ${sizeForPeople(limit)}, the most one file may take.`;
+const tooLargeArchive = (limit: number) =>
+  `The ZIP file expands to more than ${sizeForPeople(limit)}, more than can be filed at once.`;
 
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
@@ -69,7 +86,9 @@ const S_IFLNK = 0o120000;
 const OPEN_OPTIONS: yauzl.Options = {
   lazyEntries: true,
   autoClose: true,
-  validateEntrySizes: true,
+  // yauzl would stop an entry the moment it passes its declared size, before the limits below could
+  // name the reason; writeEntry counts the bytes itself and refuses any size that disagrees.
+  validateEntrySizes: false,
   // yauzl's own name check errors out of the whole archive; a bad name should cost only its entry.
   decodeStrings: false,
   strictFileNames: false,
@@ -187,28 +206,36 @@ function refusalFor(err: unknown): unknown {
     // zlib's codes (Z_DATA_ERROR…) mean damaged data; others (ENOSPC…) are ours, not the archive's.
     return code.startsWith('Z_') ? new ZipRefused(UNREADABLE, { cause: err }) : err;
   }
-  // yauzl's own errors carry no code, and while streaming it raises only the validateEntrySizes
-  // check: the entry inflated to more (or fewer) bytes than its header declared.
-  return new ZipRefused(EXPANDS_TOO_MUCH, { cause: err });
+  // yauzl's own errors carry no code: the archive's data is not what its headers describe.
+  return new ZipRefused(UNREADABLE, { cause: err });
 }
+
+/** Raised inside writeEntry when one entry inflates beyond the per-file limit: only it is skipped. */
+class EntryTooLarge extends Error {}
 
 function untilClosed(stream: Writable): Promise<void> {
   return stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', resolve));
 }
 
+/** What the archive may still inflate to, and what one file may. */
 interface Budget {
   used: number;
   limit: number;
+  entryLimit: number;
 }
 
-/** Streams one entry to `filePath`, counting its bytes against the archive's budget. */
+/**
+ * Streams one entry to `filePath`, counting the bytes it inflates to against the per-file limit and
+ * the archive's budget: the counts, not the headers, hold the limits. Returns the file's size, or
+ * undefined when it grew beyond the per-file limit, was removed, and is to be skipped.
+ */
 async function writeEntry(
   zip: ZipFile,
   entry: Entry,
   filePath: string,
   budget: Budget,
   written: string[],
-): Promise<number> {
+): Promise<number | undefined> {
   // 'wx' refuses to write through anything already at this path, a planted link included.
   const handle = await openFile(filePath, 'wx');
   written.push(filePath);
@@ -217,9 +244,15 @@ async function writeEntry(
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
+      // A skipped file's bytes count too: they were inflated all the same, and the budget bounds the work.
       budget.used += chunk.length;
-      // Declared sizes were checked before anything was written; this holds should they lie.
-      done(budget.used > budget.limit ? new ZipRefused(EXPANDS_TOO_MUCH) : null, chunk);
+      if (budget.used > budget.limit) {
+        done(new ZipRefused(tooLargeArchive(budget.limit)));
+      } else if (size > budget.entryLimit) {
+        done(new EntryTooLarge());
+      } else {
+        done(null, chunk);
+      }
     },
   });
   try {
@@ -230,46 +263,65 @@ async function writeEntry(
     await pipeline(input, counter, output);
   } catch (err) {
     output.destroy();
-    throw refusalFor(err);
+    if (!(err instanceof EntryTooLarge)) {
+      throw refusalFor(err);
+    }
   } finally {
     await untilClosed(output);
+  }
+  if (size > budget.entryLimit) {
+    await rm(filePath, { force: true });
+    written.pop();
+    return undefined;
+  }
+  // Within the limits, a size other than declared means damaged data (or a truncated stored entry).
+  if (size !== entry.uncompressedSize) {
+    throw new ZipRefused(UNREADABLE);
   }
   return size;
 }
 
-/** The first pass: the central directory alone, so a refusal comes before anything is written. */
-async function checkDeclaredSizes(zip: ZipFile, limits: ZipLimits): Promise<number> {
+/**
+ * The first pass: the central directory alone, so that an archive refused by what it declares is
+ * refused before anything is written. Declared sizes only ever refuse or skip here, never admit:
+ * writeEntry counts what each file really inflates to. Returns the archive's byte limit.
+ */
+async function checkDeclaredSizes(zip: ZipFile, maxTotalBytes: number, limits: ZipLimits): Promise<number> {
   if (zip.entryCount > limits.maxEntries) {
     throw new ZipRefused(TOO_MANY_FILES);
   }
-  const limit = Math.min(
-    limits.maxTotalBytes,
-    Math.max(limits.maxRatio * zip.fileSize, limits.minAllowedBytes),
-  );
+  const limit = Math.min(maxTotalBytes, limits.maxTotalBytes);
   let declared = 0;
   for await (const entry of entriesOf(zip)) {
-    if (planEntry(entry).kind === 'file') {
+    // A file declared too large is skipped without being read, so it takes nothing from the total.
+    if (planEntry(entry).kind === 'file' && entry.uncompressedSize <= limits.maxEntryBytes) {
       declared += entry.uncompressedSize;
       if (declared > limit) {
-        throw new ZipRefused(EXPANDS_TOO_MUCH);
+        throw new ZipRefused(tooLargeArchive(limit));
       }
     }
   }
   return limit;
 }
 
-async function extractEntries(zip: ZipFile, destDir: string, limit: number, written: string[]) {
+async function extractEntries(zip: ZipFile, destDir: string, budget: Budget, written: string[]) {
   const files: ExtractedFile[] = [];
   const skipped: ZipSkip[] = [];
-  const budget: Budget = { used: 0, limit };
   for await (const entry of entriesOf(zip)) {
     const plan = planEntry(entry);
     if (plan.kind === 'skip') {
       skipped.push(plan.skip);
     } else if (plan.kind === 'file') {
       const filePath = path.join(destDir, `${String(files.length + 1).padStart(5, '0')}.part`);
-      const size = await writeEntry(zip, entry, filePath, budget, written);
-      files.push({ name: plan.name, path: filePath, size });
+      const size =
+        entry.uncompressedSize > budget.entryLimit
+          ? undefined
+          : await writeEntry(zip, entry, filePath, budget, written);
+      if (size === undefined) {
+        skipped.push({ name: plan.name, reason: tooLargeFile(budget.entryLimit) });
+      } else {
+        files.push({ name: plan.name, path: filePath, size });
+      }
     }
   }
   return { files, skipped };
@@ -277,21 +329,25 @@ async function extractEntries(zip: ZipFile, destDir: string, limit: number, writ
 
 /**
  * Extracts the files of `zipPath` into `destDir` as `00001.part`, `00002.part`… Unsafe entries
- * are skipped and reported; a dangerous or damaged archive is refused with a `ZipRefused`, and
- * then nothing this call wrote is left behind.
+ * and files larger than `limits.maxEntryBytes` are skipped and reported; a dangerous or damaged
+ * archive, or one inflating to more than `maxTotalBytes` (such as what is left of the user's
+ * storage; never more than `limits.maxTotalBytes`), is refused with a `ZipRefused`, and then
+ * nothing this call wrote is left behind.
  */
 export async function extractZip(
   zipPath: string,
   destDir: string,
+  maxTotalBytes: number = ZIP_LIMITS.maxTotalBytes,
   limits: ZipLimits = ZIP_LIMITS,
 ): Promise<{ files: ExtractedFile[]; skipped: ZipSkip[] }> {
   // Two passes over the central directory rather than keeping every entry: an entry holds its
   // name, extra fields and comment (up to 192 KiB), so 20,000 of them could take gigabytes.
-  const limit = await withZip(zipPath, (zip) => checkDeclaredSizes(zip, limits));
+  const limit = await withZip(zipPath, (zip) => checkDeclaredSizes(zip, maxTotalBytes, limits));
   await mkdir(destDir, { recursive: true });
   const written: string[] = [];
+  const budget: Budget = { used: 0, limit, entryLimit: limits.maxEntryBytes };
   try {
-    return await withZip(zipPath, (zip) => extractEntries(zip, destDir, limit, written));
+    return await withZip(zipPath, (zip) => extractEntries(zip, destDir, budget, written));
   } catch (err) {
     await Promise.all(written.map((file) => rm(file, { force: true })));
     throw err;
