@@ -19,3 +19,4 @@ export * from './studies.js';
 export * from './dicomweb.js';
 export * from './in-parallel.js';
 export * from './dicom-bundle.js';
+export * from './patient-match.js';

@@ -28,8 +28,13 @@ export const STUDY_MESSAGES = {
   patientMismatch: 'The files name a different patient.',
   notDicom: 'Not a DICOM file.',
   unreadable: 'The DICOM file could not be read.',
-  duplicate: 'Already in the archive.',
-  otherPatient: 'This study is already filed under another patient.',
+  duplicate: "Already in this patient's archive.",
+  /** Assigning a waiting study to a patient who already holds a study of the same UID. */
+  alreadyFiled: 'This patient already has a study with the same Study Instance UID.',
+  /** A radiologist adds to a patient's studies only those they may read. */
+  cannotAddToStudy: 'You cannot add images to a study you cannot open.',
+  /** The study was removed or filed again while these files were being filed. */
+  studyChanged: 'The study changed while the files were being filed. Please try again.',
   tooManyUploads: `At most ${MAX_STUDY_UPLOADS} files can be filed at once.`,
 } as const;
 
@@ -66,11 +71,23 @@ export const uploadStudyResponseSchema = z.object({
 });
 export type UploadStudyResponse = z.infer<typeof uploadStudyResponseSchema>;
 
-/** The 409 answer when the files name someone else; the client shows both and asks to confirm. */
+/** One person the files name: as the files write the name ("Family^Given"), and how many files do. */
+export const personInFilesSchema = z.object({
+  name: z.string(),
+  birth_date: z.string().nullable(),
+  files: z.number().int().positive(),
+});
+export type PersonInFiles = z.infer<typeof personInFilesSchema>;
+
+/**
+ * The 409 answer when the files name someone else: every distinct name and birth date the files
+ * give (the chosen patient's own included, when some files name them), so the client shows them all
+ * and asks to confirm.
+ */
 export const patientMismatchSchema = z.object({
   success: z.literal(false),
   msg: z.literal(STUDY_MESSAGES.patientMismatch),
-  found: z.object({ name: z.string(), birth_date: z.string().nullable() }),
+  found: z.array(personInFilesSchema).min(1),
 });
 export type PatientMismatch = z.infer<typeof patientMismatchSchema>;
 

@@ -8,39 +8,48 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { images } from './images.js';
 
 /**
  * A DICOM study filed as an archive item (the images row with kind 'study'): what the files say
- * about it, kept beside the item so that lists need no file read. A Study Instance UID is filed
- * once in the whole archive.
+ * about it, kept beside the item so that lists need no file read. UIDs are chosen by whoever wrote
+ * the files, so they are unique per namespace — the patient the study is filed under, or the
+ * receiver whose Incoming list holds it — never archive-wide: the same UIDs filed for someone
+ * else are an independent copy that neither reveals nor blocks this one.
  */
-export const studies = pgTable('studies', {
-  itemId: uuid('item_id')
-    .primaryKey()
-    .references(() => images.id, { onDelete: 'cascade' }),
-  studyInstanceUid: text('study_instance_uid').notNull().unique(),
-  studyDate: date('study_date', { mode: 'string' }),
-  studyTime: text('study_time').notNull().default(''),
-  studyDescription: text('study_description').notNull().default(''),
-  accessionNumber: text('accession_number').notNull().default(''),
-  studyId: text('study_id').notNull().default(''),
-  referringPhysicianName: text('referring_physician_name').notNull().default(''),
-  /** What the files say about the patient, which may differ from the patient it is filed under. */
-  patientNameInFile: text('patient_name_in_file').notNull().default(''),
-  patientIdInFile: text('patient_id_in_file').notNull().default(''),
-  patientBirthDateInFile: date('patient_birth_date_in_file', { mode: 'string' }),
-  patientSexInFile: text('patient_sex_in_file').notNull().default(''),
-  modalities: text('modalities').array().notNull().default([]),
-  seriesCount: integer('series_count').notNull().default(0),
-  instanceCount: integer('instance_count').notNull().default(0),
-  /** Who sent a study received without a patient (the STOW-RS client's User-Agent), for the Incoming list. */
-  receivedFrom: text('received_from').notNull().default(''),
-  /** Why the study has no preview, when it has none (for example only structured reports). */
-  previewNote: text('preview_note'),
-});
+export const studies = pgTable(
+  'studies',
+  {
+    itemId: uuid('item_id')
+      .primaryKey()
+      .references(() => images.id, { onDelete: 'cascade' }),
+    /** The patient the study is filed under, or its receiver while it waits in their Incoming list. */
+    namespaceId: uuid('namespace_id').notNull(),
+    studyInstanceUid: text('study_instance_uid').notNull(),
+    studyDate: date('study_date', { mode: 'string' }),
+    studyTime: text('study_time').notNull().default(''),
+    studyDescription: text('study_description').notNull().default(''),
+    accessionNumber: text('accession_number').notNull().default(''),
+    studyId: text('study_id').notNull().default(''),
+    referringPhysicianName: text('referring_physician_name').notNull().default(''),
+    /** What the files say about the patient, which may differ from the patient it is filed under. */
+    patientNameInFile: text('patient_name_in_file').notNull().default(''),
+    patientIdInFile: text('patient_id_in_file').notNull().default(''),
+    patientBirthDateInFile: date('patient_birth_date_in_file', { mode: 'string' }),
+    patientSexInFile: text('patient_sex_in_file').notNull().default(''),
+    modalities: text('modalities').array().notNull().default([]),
+    seriesCount: integer('series_count').notNull().default(0),
+    instanceCount: integer('instance_count').notNull().default(0),
+    /** Who sent a study received without a patient (the STOW-RS client's User-Agent), for the Incoming list. */
+    receivedFrom: text('received_from').notNull().default(''),
+    /** Why the study has no preview, when it has none (for example only structured reports). */
+    previewNote: text('preview_note'),
+  },
+  (table) => [uniqueIndex('studies_namespace_uid_unique').on(table.namespaceId, table.studyInstanceUid)],
+);
 
 export const dicomSeries = pgTable(
   'dicom_series',
@@ -49,7 +58,7 @@ export const dicomSeries = pgTable(
     itemId: uuid('item_id')
       .notNull()
       .references(() => images.id, { onDelete: 'cascade' }),
-    seriesInstanceUid: text('series_instance_uid').notNull().unique(),
+    seriesInstanceUid: text('series_instance_uid').notNull(),
     modality: text('modality').notNull().default(''),
     seriesNumber: integer('series_number'),
     seriesDescription: text('series_description').notNull().default(''),
@@ -59,7 +68,10 @@ export const dicomSeries = pgTable(
     thumbnailKey: text('thumbnail_key'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (table) => [index('dicom_series_item_idx').on(table.itemId, table.seriesNumber)],
+  (table) => [
+    index('dicom_series_item_idx').on(table.itemId, table.seriesNumber),
+    uniqueIndex('dicom_series_item_uid_unique').on(table.itemId, table.seriesInstanceUid),
+  ],
 );
 
 /** One stored Part 10 file, byte for byte as received, with its attributes as DICOM JSON. */
@@ -73,7 +85,7 @@ export const dicomInstances = pgTable(
     seriesId: uuid('series_id')
       .notNull()
       .references(() => dicomSeries.id, { onDelete: 'cascade' }),
-    sopInstanceUid: text('sop_instance_uid').notNull().unique(),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
     sopClassUid: text('sop_class_uid').notNull(),
     transferSyntaxUid: text('transfer_syntax_uid').notNull(),
     instanceNumber: integer('instance_number'),
@@ -96,6 +108,7 @@ export const dicomInstances = pgTable(
   },
   (table) => [
     index('dicom_instances_series_idx').on(table.seriesId, table.instanceNumber),
-    index('dicom_instances_item_idx').on(table.itemId),
+    uniqueIndex('dicom_instances_item_sop_unique').on(table.itemId, table.sopInstanceUid),
+    index('dicom_instances_sop_idx').on(table.sopInstanceUid),
   ],
 );

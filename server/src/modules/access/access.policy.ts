@@ -102,6 +102,14 @@ export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: str
 }
 
 /**
+ * Whether the user may add instances to a study already filed: only someone who may read it (a
+ * radiologist paid for one study of a patient adds nothing to the patient's other studies).
+ */
+export async function canAddToStudy(ctx: AppContext, user: Viewer, itemId: string): Promise<boolean> {
+  return user.role !== 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
+}
+
+/**
  * Whether the user may write their note on an item: the patient's physician, or a radiologist
  * whose invoice for it is paid. 'unpaid' is a radiologist whose invoice is still open (409, not
  * 404: the radiologist knows of the request). 'none' is answered as NOT_FOUND.

@@ -117,7 +117,7 @@ export async function storeInstances(
     } else {
       for (const group of groups) {
         const source = request.source.slice(0, 200);
-        const { target, filed } = await receivingTarget(ctx, user, group.studyInstanceUid, source);
+        const { target, filed } = await receivingTarget(ctx, user, group, source);
         await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,

@@ -137,7 +137,7 @@ describe('STOW-RS', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({
       msg: STUDY_MESSAGES.patientMismatch,
-      found: { name: 'Smith^John' },
+      found: [expect.objectContaining({ name: 'Smith^John', files: 1 })],
     });
     const confirmed = await stow(
       people.physician.token,

@@ -1,6 +1,12 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images, incomingInstances, incomingStudies, studies } from '../../db/schema/index.js';
+import {
+  dicomInstances,
+  images,
+  incomingInstances,
+  incomingStudies,
+  studies,
+} from '../../db/schema/index.js';
 import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
 
 const RECEIVED_COLUMNS = {
@@ -30,14 +36,36 @@ export async function findReceived(db: Queryable, received: SQL, id: string) {
   return row;
 }
 
-/** Files a waiting study among `received` under a patient; false when it was no longer waiting. */
+/**
+ * Every patient's name and birth date (DA, as written) the instances of a study give, with how many
+ * instances give each: the wrong-patient guard checks them all, not the first file's.
+ */
+export async function peopleInStudy(db: Queryable, itemId: string) {
+  const name = sql<string>`coalesce(${dicomInstances.metadata}->'00100010'->'Value'->0->>'Alphabetic', '')`;
+  const birthDate = sql<string>`coalesce(${dicomInstances.metadata}->'00100030'->'Value'->>0, '')`;
+  return db
+    .select({ name, birthDate, files: sql<number>`count(*)::integer` })
+    .from(dicomInstances)
+    .where(eq(dicomInstances.itemId, itemId))
+    .groupBy(name, birthDate);
+}
+
+/**
+ * Files a waiting study among `received` under a patient, into the patient's namespace of UIDs;
+ * false when it was no longer waiting. Throws a unique violation when the patient already holds a
+ * study of the same Study Instance UID.
+ */
 export async function fileReceived(db: Queryable, received: SQL, id: string, patientId: string) {
   const rows = await db
     .update(images)
     .set({ patientId, receiverId: null })
     .where(and(eq(images.id, id), received))
     .returning({ id: images.id });
-  return rows.length > 0;
+  if (rows.length === 0) {
+    return false;
+  }
+  await db.update(studies).set({ namespaceId: patientId }).where(eq(studies.itemId, id));
+  return true;
 }
 
 /**

@@ -2,11 +2,18 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import type { AssignIncomingResponse, IncomingList, assignIncomingBodySchema } from '@ra/shared';
+import {
+  STUDY_MESSAGES,
+  type AssignIncomingResponse,
+  type IncomingList,
+  type assignIncomingBodySchema,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/errors.js';
+import { uniqueViolationOf } from '../../lib/db-errors.js';
+import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor, receivedItemFilter } from '../access/access.policy.js';
+import { readDate } from '../dicom/dicom-values.js';
 import { announceNewItem } from '../images/images.service.js';
 import { readDicomFile, type DicomFile } from '../studies/study-files.js';
 import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
@@ -46,11 +53,28 @@ export async function assignIncoming(
   if (!waiting || !(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
-  await guardNames(ctx, body, [
-    { name: waiting.study.patientNameInFile, birthDate: waiting.study.patientBirthDateInFile },
-  ]);
+  const people = await repo.peopleInStudy(ctx.db, id);
+  await guardNames(
+    ctx,
+    body,
+    people.flatMap((person) =>
+      Array.from({ length: person.files }, () => ({
+        name: person.name.trim().replace(/\^+$/, ''),
+        birthDate: readDate({ birth: { vr: 'DA', Value: [person.birthDate] } }, 'birth'),
+      })),
+    ),
+  );
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.fileReceived(tx, receivedItemFilter(user), id, body.patient))) {
+    let isFiled: boolean;
+    try {
+      isFiled = await repo.fileReceived(tx, receivedItemFilter(user), id, body.patient);
+    } catch (err) {
+      if (uniqueViolationOf(err) === 'studies_namespace_uid_unique') {
+        throw new RuleViolation(STUDY_MESSAGES.alreadyFiled);
+      }
+      throw err;
+    }
+    if (!isFiled) {
       // Filed by another request meanwhile.
       throw new AppError('NOT_FOUND');
     }
@@ -81,7 +105,7 @@ export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
           files.push(read.file);
         }
       }
-      const receiver = { id: legacy.receiverId, role: 'PHYSICIAN' as const };
+      const receiver = { id: legacy.receiverId, role: 'PHYSICIAN' as const, emailVerified: true };
       const target = {
         patient: null,
         notes: '',

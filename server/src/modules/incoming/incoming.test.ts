@@ -7,6 +7,7 @@ import {
   imagePageSchema,
   incomingListSchema,
   patientMismatchSchema,
+  STUDY_MESSAGES,
 } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import {
@@ -99,10 +100,9 @@ describe('the Incoming list (api-contract §10.3)', () => {
 
     const refused = await assign(people.physician.token, uid, { patient: people.patient.id });
     expect(refused.statusCode).toBe(409);
-    expect(patientMismatchSchema.parse(refused.json()).found).toEqual({
-      name: 'Smith^John',
-      birth_date: '1965-01-01',
-    });
+    expect(patientMismatchSchema.parse(refused.json()).found).toEqual([
+      { name: 'Smith^John', birth_date: '1965-01-01', files: 2 },
+    ]);
 
     const filed = await assign(people.physician.token, uid, {
       patient: people.patient.id,
@@ -165,7 +165,7 @@ describe('the Incoming list (api-contract §10.3)', () => {
     expect(dicomJsonListSchema.parse((await qido(people.otherPhysician.token)).json())).toEqual([]);
   });
 
-  it('adds files of a study filed under one of the physician’s patients to it; refuses another physician’s study', async () => {
+  it('adds files of a study filed under one of the physician’s patients to it; another physician keeps an independent copy', async () => {
     const studyUid = newUid();
     const jane = { studyUid, patientName: 'Doe^Jane', birthDate: '19800402' };
     const first = await sampleCopy('MR_small.dcm', jane);
@@ -182,12 +182,60 @@ describe('the Incoming list (api-contract §10.3)', () => {
     });
     expect(firstValue(dicomJsonListSchema.parse(studies.json())[0]!, '00201208')).toBe('2');
 
-    // Another physician may neither add to it nor keep a copy of it waiting.
+    // Another physician cannot add to it, nor tell that it exists: their files wait in their own
+    // Incoming list, answered as any new study.
     const other = await sampleCopy('MR_small.dcm', { studyUid });
-    expect((await stow(t.app, people.otherPhysician.token, [other], '')).statusCode).toBe(409);
-    expect(incomingListSchema.parse((await incomingOf(people.otherPhysician.token)).json()).studies).toEqual(
-      [],
+    expect((await stow(t.app, people.otherPhysician.token, [other], '')).statusCode).toBe(200);
+    const theirs = incomingListSchema.parse((await incomingOf(people.otherPhysician.token)).json()).studies;
+    expect(theirs.map((waiting) => waiting.study.study_instance_uid)).toEqual([studyUid]);
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+      headers: bearer(people.patient.token),
+    });
+    expect(firstValue(dicomJsonListSchema.parse(after.json())[0]!, '00201208')).toBe('2');
+  });
+
+  it('never merges files naming someone else into a patient’s study; assigning checks every file', async () => {
+    const studyUid = newUid();
+    const jane = { studyUid, patientName: 'Doe^Jane', birthDate: '19800402' };
+    const first = await sampleCopy('MR_small.dcm', jane);
+    expect(
+      (await stow(t.app, people.physician.token, [first], `?patient=${people.patient.id}`)).statusCode,
+    ).toBe(200);
+    // Without a patient, files of the same study that name someone else wait in Incoming instead.
+    const janeAgain = await sampleCopy('MR_small.dcm', jane);
+    const smith = await sampleCopy('MR_small.dcm', {
+      studyUid,
+      patientName: 'Smith^John',
+      birthDate: '19650101',
+    });
+    expect((await stow(t.app, people.physician.token, [janeAgain, smith], '')).statusCode).toBe(200);
+    const [waiting] = incomingListSchema.parse((await incomingOf(people.physician.token)).json()).studies;
+    expect(waiting?.study.study_instance_uid).toBe(studyUid);
+    const studies = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies?StudyInstanceUID=${studyUid}`,
+      headers: bearer(people.patient.token),
+    });
+    expect(firstValue(dicomJsonListSchema.parse(studies.json())[0]!, '00201208')).toBe('1');
+
+    // Its first file names the patient; the guard still lists both people the files name.
+    const refused = await assign(people.physician.token, waiting!.uid, { patient: people.patient.id });
+    expect(refused.statusCode).toBe(409);
+    expect(patientMismatchSchema.parse(refused.json()).found).toEqual(
+      expect.arrayContaining([
+        { name: 'Doe^Jane', birth_date: '1980-04-02', files: 1 },
+        { name: 'Smith^John', birth_date: '1965-01-01', files: 1 },
+      ]),
     );
+    // Confirmed, it cannot join the patient's study of the same UID: the patient holds one already.
+    const confirmed = await assign(people.physician.token, waiting!.uid, {
+      patient: people.patient.id,
+      confirm_patient_mismatch: true,
+    });
+    expect(confirmed.statusCode).toBe(409);
+    expect(confirmed.json()).toEqual({ success: false, msg: STUDY_MESSAGES.alreadyFiled });
   });
 
   it('files studies received before Incoming studies were archive items, once, at start', async () => {
@@ -208,10 +256,12 @@ describe('the Incoming list (api-contract §10.3)', () => {
       size: file.length,
     });
 
+    const waitingOf = async () =>
+      incomingListSchema
+        .parse((await incomingOf(people.otherPhysician.token)).json())
+        .studies.filter((study) => study.study.study_instance_uid === studyUid);
     await refileLegacyIncoming(t.app.ctx);
-    const [waiting] = incomingListSchema.parse(
-      (await incomingOf(people.otherPhysician.token)).json(),
-    ).studies;
+    const [waiting] = await waitingOf();
     expect(waiting).toMatchObject({
       source: 'Old PACS',
       study: { study_instance_uid: studyUid, instance_count: 1, patient_name_in_file: 'Roe^Richard' },
@@ -220,9 +270,7 @@ describe('the Incoming list (api-contract §10.3)', () => {
     expect(await t.app.ctx.storage.stat(storageKey)).toBeUndefined();
     // Run again, nothing changes.
     await refileLegacyIncoming(t.app.ctx);
-    expect(
-      incomingListSchema.parse((await incomingOf(people.otherPhysician.token)).json()).studies,
-    ).toHaveLength(1);
+    expect(await waitingOf()).toHaveLength(1);
   });
 
   it('is for physicians: no token 401, a patient or radiologist 403', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesAnotherPatient } from './patient-match.js';
+import { namesAnotherPatient, peopleInFiles } from '@ra/shared';
 
 const JANE = { firstName: 'Jane', lastName: 'Müller', dob: '1980-04-02' };
 
@@ -27,5 +27,22 @@ describe('the wrong-patient guard', () => {
     expect(namesAnotherPatient({ name: '', birthDate: null }, JANE)).toBe(false);
     expect(namesAnotherPatient({ name: '^', birthDate: null }, JANE)).toBe(false);
     expect(namesAnotherPatient({ name: '', birthDate: '1999-01-01' }, JANE)).toBe(true);
+  });
+});
+
+describe('the people the files name', () => {
+  it('lists each distinct name and birth date once, in the order met, with how many files name them', () => {
+    expect(
+      peopleInFiles([
+        { name: 'Doe^Jane', birthDate: '1980-04-02' },
+        { name: 'Smith^John', birthDate: null },
+        { name: 'Doe^Jane', birthDate: '1980-04-02' },
+        { name: 'Doe^Jane', birthDate: '1980-04-03' },
+      ]),
+    ).toEqual([
+      { name: 'Doe^Jane', birth_date: '1980-04-02', files: 2 },
+      { name: 'Smith^John', birth_date: null, files: 1 },
+      { name: 'Doe^Jane', birth_date: '1980-04-03', files: 1 },
+    ]);
   });
 });

@@ -2,45 +2,57 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { dicomInstances, dicomSeries, images, studies, users } from '../../db/schema/index.js';
 
-/** The item a Study Instance UID is filed as, and under which patient; undefined when it is new. */
-export async function findStudiesByUid(db: Queryable, studyUids: string[]) {
+const FILED_STUDY = {
+  itemId: studies.itemId,
+  studyInstanceUid: studies.studyInstanceUid,
+  patientId: images.patientId,
+  receiverId: images.receiverId,
+};
+
+/**
+ * The studies of these Study Instance UIDs in one namespace (a patient, or a receiver's Incoming
+ * list: UIDs are unique there and nowhere else); a UID not filed there has no row.
+ */
+export async function findStudiesIn(db: Queryable, namespaceId: string, studyUids: string[]) {
   if (studyUids.length === 0) {
     return [];
   }
   return db
-    .select({
-      itemId: studies.itemId,
-      studyInstanceUid: studies.studyInstanceUid,
-      patientId: images.patientId,
-      receiverId: images.receiverId,
-    })
+    .select(FILED_STUDY)
     .from(studies)
     .innerJoin(images, eq(images.id, studies.itemId))
-    .where(inArray(studies.studyInstanceUid, studyUids));
+    .where(and(eq(studies.namespaceId, namespaceId), inArray(studies.studyInstanceUid, studyUids)));
+}
+
+/** Every study filed under a patient with this Study Instance UID, whoever's: the caller filters. */
+export async function findPatientStudiesByUid(db: Queryable, studyUid: string) {
+  return db
+    .select(FILED_STUDY)
+    .from(studies)
+    .innerJoin(images, eq(images.id, studies.itemId))
+    .where(and(eq(studies.studyInstanceUid, studyUid), sql`${images.patientId} is not null`));
 }
 
 /**
- * Holds, until the transaction ends, a lock on one Study Instance UID, so that requests filing the
- * same study one after the other see each other's rows.
+ * Holds, until the transaction ends, a lock on one Study Instance UID in one namespace, so that
+ * requests filing the same study one after the other see each other's rows.
  */
-export async function lockStudyUid(db: Queryable, studyUid: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`study:${studyUid}`}, 0))`);
+export async function lockStudyUid(db: Queryable, namespaceId: string, studyUid: string): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`study:${namespaceId}:${studyUid}`}, 0))`,
+  );
 }
 
 export async function insertStudy(db: Queryable, study: typeof studies.$inferInsert) {
   await db.insert(studies).values(study);
 }
 
-/** Series already in the archive, to add instances to them rather than file them twice. */
-export function findSeriesByUid(db: Queryable, seriesUids: string[]) {
+/** The series of a study already filed, to add instances to them rather than file them twice. */
+export function findSeriesOfStudy(db: Queryable, itemId: string, seriesUids: string[]) {
   return db
-    .select({
-      id: dicomSeries.id,
-      itemId: dicomSeries.itemId,
-      seriesInstanceUid: dicomSeries.seriesInstanceUid,
-    })
+    .select({ id: dicomSeries.id, seriesInstanceUid: dicomSeries.seriesInstanceUid })
     .from(dicomSeries)
-    .where(inArray(dicomSeries.seriesInstanceUid, seriesUids));
+    .where(and(eq(dicomSeries.itemId, itemId), inArray(dicomSeries.seriesInstanceUid, seriesUids)));
 }
 
 export async function insertSeries(db: Queryable, series: (typeof dicomSeries.$inferInsert)[]) {
@@ -50,12 +62,20 @@ export async function insertSeries(db: Queryable, series: (typeof dicomSeries.$i
     .returning({ id: dicomSeries.id, seriesInstanceUid: dicomSeries.seriesInstanceUid });
 }
 
-/** Which of these SOP Instance UIDs the archive already holds. */
-export async function findStoredSops(db: Queryable, sopUids: string[]): Promise<Set<string>> {
+/** Which of these SOP Instance UIDs the namespace (a patient, or an Incoming list) already holds. */
+export async function findStoredSops(
+  db: Queryable,
+  namespaceId: string,
+  sopUids: string[],
+): Promise<Set<string>> {
+  if (sopUids.length === 0) {
+    return new Set();
+  }
   const rows = await db
     .select({ sopInstanceUid: dicomInstances.sopInstanceUid })
     .from(dicomInstances)
-    .where(inArray(dicomInstances.sopInstanceUid, sopUids));
+    .innerJoin(studies, eq(studies.itemId, dicomInstances.itemId))
+    .where(and(eq(studies.namespaceId, namespaceId), inArray(dicomInstances.sopInstanceUid, sopUids)));
   return new Set(rows.map((row) => row.sopInstanceUid));
 }
 
@@ -69,8 +89,8 @@ const INSTANCES_PER_STATEMENT = 1000;
  * Stores a study's new instance rows and adds what they bring to its figures: the instance counts
  * of their series and of the study, the study's series count and modalities, the item's size. One
  * statement per batch; the rows travel as one JSON parameter, so the statement text is the same
- * whatever their number. An instance another request stored meanwhile (the unique SOP Instance UID)
- * is skipped and counts nothing. The caller holds the study's lock (lockStudyUid), so no other
+ * whatever their number. An instance another request stored meanwhile (a SOP Instance UID is
+ * unique in its study) is skipped and counts nothing. The caller holds the study's lock (lockStudyUid), so no other
  * filing changes the figures meanwhile. Returns the SOP Instance UIDs stored.
  */
 export async function insertInstances(
@@ -109,7 +129,7 @@ export async function insertInstances(
           instance_number integer, number_of_frames integer, "rows" integer, "columns" integer,
           is_image boolean, storage_key text, filename text, size bigint, metadata jsonb,
           pixel_data_offset bigint, frame_bytes bigint)
-        on conflict (sop_instance_uid) do nothing
+        on conflict (item_id, sop_instance_uid) do nothing
         returning series_id, sop_instance_uid, size
       ), added as (
         select series_id, count(*)::integer as instances from inserted group by series_id

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { z } from 'zod';
 import {
   inParallel,
+  namesAnotherPatient,
+  peopleInFiles,
   STUDY_MESSAGES,
   type SkippedFile,
   type UploadStudyResponse,
@@ -11,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
-import { canUploadFor } from '../access/access.policy.js';
+import { canAddToStudy, canUploadFor, type Viewer } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
 import { checkRecommendation, recordNewItem, type Uploader } from '../images/images.service.js';
 import {
@@ -21,7 +23,6 @@ import {
   UPLOAD_NOT_FOUND,
   uploadIdOf,
 } from '../uploads/uploads.service.js';
-import { namesAnotherPatient } from './patient-match.js';
 import { FILES_READ_AT_ONCE, readDicomUploads, type DicomFile } from './study-files.js';
 import { makeWorkDir, removeWorkDir } from './work-dirs.js';
 import * as repo from './studies.repository.js';
@@ -49,26 +50,49 @@ function isFiledAsTarget(
 }
 
 /** A study already in the archive, as the filing looks it up. */
-export type FiledStudy = Awaited<ReturnType<typeof repo.findStudiesByUid>>[number];
+export type FiledStudy = Awaited<ReturnType<typeof repo.findStudiesIn>>[number];
+
+/** Where the target's UIDs are unique: its patient, or the uploader's Incoming list. */
+function namespaceOf(target: FilingTarget, user: Uploader): string {
+  return target.patient ?? user.id;
+}
 
 /**
- * Where a physician's files sent without a patient go: a study already filed under one of their
- * patients gains them; any other study waits in their Incoming list.
+ * Where a physician's files sent without a patient go: a study of the same Study Instance UID filed
+ * under one of their patients gains them when every file names that patient (the wrong-patient
+ * guard, which nobody can confirm here); any other study waits in their Incoming list.
  */
 export async function receivingTarget(
   ctx: AppContext,
   user: AuthUser,
-  studyInstanceUid: string,
+  group: StudyFiles,
   receivedFrom: string,
 ): Promise<{ target: FilingTarget; filed: FiledStudy | null }> {
-  const [filed] = await repo.findStudiesByUid(ctx.db, [studyInstanceUid]);
-  if (filed?.patientId && (await canUploadFor(ctx, user, filed.patientId))) {
+  const matching: FiledStudy[] = [];
+  for (const filed of await repo.findPatientStudiesByUid(ctx.db, group.studyInstanceUid)) {
+    if (!(await canUploadFor(ctx, user, filed.patientId!))) {
+      continue;
+    }
+    const patient = await repo.findPatientDetails(ctx.db, filed.patientId!);
+    if (patient && !group.files.some((file) => namesAnotherPatient(personOf(file), patient))) {
+      matching.push(filed);
+    }
+  }
+  // Two patients of theirs holding the study is no basis to pick one: the receiver decides.
+  if (matching.length === 1) {
+    const filed = matching[0]!;
     return { target: { patient: filed.patientId, notes: '', confirm_patient_mismatch: true }, filed };
   }
+  const [waiting] = await repo.findStudiesIn(ctx.db, user.id, [group.studyInstanceUid]);
   return {
     target: { patient: null, notes: '', confirm_patient_mismatch: true, receivedFrom },
-    filed: filed ?? null,
+    filed: waiting ?? null,
   };
+}
+
+/** The patient a file names, as the wrong-patient guard reads it. */
+function personOf(file: DicomFile) {
+  return { name: file.instance.patientName, birthDate: file.instance.patientBirthDate };
 }
 
 /** The files of one study among the uploads. */
@@ -102,35 +126,32 @@ async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
 }
 
 /**
- * Refuses to file studies under the wrong patient: a study already filed under someone else, or
- * files naming someone else unless the uploader confirmed (api-contract §10.2). Returns the studies
- * among them filed before, by Study Instance UID, for the filing to start from.
+ * Refuses to file studies under the wrong patient: files naming someone else, unless the uploader
+ * confirmed (api-contract §10.2, every file checked). Returns the studies among them the patient
+ * holds already, by Study Instance UID, for the filing to start from; studies of the same UIDs
+ * filed for anyone else are not looked at.
  */
 export async function guardPatient(
   ctx: AppContext,
   body: FilingTarget & { patient: string },
   groups: StudyFiles[],
 ) {
-  const filed = await repo.findStudiesByUid(
+  const filed = await repo.findStudiesIn(
     ctx.db,
+    body.patient,
     groups.map((group) => group.studyInstanceUid),
   );
-  if (filed.some((study) => study.patientId !== body.patient)) {
-    throw new RuleViolation(STUDY_MESSAGES.otherPatient);
-  }
-  const found = groups.flatMap((group) =>
-    group.files.map((file) => ({
-      name: file.instance.patientName,
-      birthDate: file.instance.patientBirthDate,
-    })),
+  await guardNames(
+    ctx,
+    body,
+    groups.flatMap((group) => group.files.map(personOf)),
   );
-  await guardNames(ctx, body, found);
   return new Map(filed.map((study) => [study.studyInstanceUid, study]));
 }
 
 /**
- * The wrong-patient guard on names and birth dates as the files give them: a 409 with what the
- * files say, unless the uploader confirmed.
+ * The wrong-patient guard on names and birth dates as the files give them, every file checked: a
+ * 409 listing every distinct person the files name, unless the uploader confirmed.
  */
 export async function guardNames(
   ctx: AppContext,
@@ -141,13 +162,9 @@ export async function guardNames(
     return;
   }
   const patient = await repo.findPatientDetails(ctx.db, body.patient);
-  for (const found of namesInFiles) {
-    if (patient && namesAnotherPatient(found, patient)) {
-      throw new RuleViolation(STUDY_MESSAGES.patientMismatch, {
-        // As the files give it ("Family^Given"); the page writes it as people do.
-        found: { name: found.name, birth_date: found.birthDate },
-      });
-    }
+  if (patient && namesInFiles.some((found) => namesAnotherPatient(found, patient))) {
+    // As the files give the names ("Family^Given"); the page writes them as people do.
+    throw new RuleViolation(STUDY_MESSAGES.patientMismatch, { found: peopleInFiles(namesInFiles) });
   }
 }
 
@@ -198,12 +215,15 @@ export async function fileStudies(
 }
 
 /**
- * The item id of a study filed for the first time: derived from its Study Instance UID with the
- * archive's secret (shared by every instance of the server), so requests filing the same new study
- * at the same moment agree on it, yet nobody can compute it from the files.
+ * The item id of a study filed for the first time: derived from its namespace and Study Instance
+ * UID with the archive's secret (shared by every instance of the server), so requests filing the
+ * same new study at the same moment agree on it, yet nobody can compute it from the files.
  */
-function newStudyItemId(secret: string, studyInstanceUid: string): string {
-  const bytes = crypto.createHmac('sha256', secret).update(`study-item:${studyInstanceUid}`).digest();
+function newStudyItemId(secret: string, namespace: string, studyInstanceUid: string): string {
+  const bytes = crypto
+    .createHmac('sha256', secret)
+    .update(`study-item:${namespace}:${studyInstanceUid}`)
+    .digest();
   bytes[6] = (bytes[6]! & 0x0f) | 0x80; // version 8: a UUID of custom make
   bytes[8] = (bytes[8]! & 0x3f) | 0x80; // the RFC 9562 variant
   const hex = bytes.subarray(0, 16).toString('hex');
@@ -217,7 +237,7 @@ function newStudyItemId(secret: string, studyInstanceUid: string): string {
  */
 export async function fileOneStudy(
   ctx: AppContext,
-  user: Uploader,
+  user: Uploader & Viewer,
   body: FilingTarget,
   group: StudyFiles,
   context: {
@@ -229,18 +249,25 @@ export async function fileOneStudy(
     filed?: FiledStudy | null;
   },
 ): Promise<UploadStudyResponse['items'][number]> {
+  const namespace = namespaceOf(body, user);
   const filed =
     context.filed !== undefined
       ? context.filed
-      : (await repo.findStudiesByUid(ctx.db, [group.studyInstanceUid]))[0];
+      : (await repo.findStudiesIn(ctx.db, namespace, [group.studyInstanceUid]))[0];
   if (filed && !isFiledAsTarget(filed, body, user)) {
-    throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+    throw new Error('A study was looked up outside the namespace it is filed in.');
   }
-  const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, group.studyInstanceUid);
+  // Adding to a study is for those who may read it: a radiologist paid for one study of a patient
+  // files new studies for them, never series into their other studies.
+  if (filed?.patientId && !(await canAddToStudy(ctx, user, filed.itemId))) {
+    throw new RuleViolation(STUDY_MESSAGES.cannotAddToStudy);
+  }
+  const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);
 
-  // The same SOP Instance UID twice, in these files or already in the archive, is stored once.
+  // The same SOP Instance UID twice, in these files or already in the namespace, is stored once.
   const stored = await repo.findStoredSops(
     ctx.db,
+    namespace,
     group.files.map((file) => file.instance.sopInstanceUid),
   );
   const duplicates: SkippedFile[] = [];
@@ -271,11 +298,12 @@ export async function fileOneStudy(
       throw failedMove;
     }
     await ctx.db.transaction(async (tx) => {
-      await repo.lockStudyUid(tx, group.studyInstanceUid);
-      // Another request may have filed the study since the first look.
-      const [now] = await repo.findStudiesByUid(tx, [group.studyInstanceUid]);
-      if (now && (!isFiledAsTarget(now, body, user) || now.itemId !== itemId)) {
-        throw new RuleViolation(STUDY_MESSAGES.otherPatient);
+      await repo.lockStudyUid(tx, namespace, group.studyInstanceUid);
+      // Another request may have filed the study since the first look, always as the same item
+      // (its id follows from the namespace and the UID); an item that went meanwhile is not revived.
+      const [now] = await repo.findStudiesIn(tx, namespace, [group.studyInstanceUid]);
+      if ((now && now.itemId !== itemId) || (!now && filed)) {
+        throw new RuleViolation(STUDY_MESSAGES.studyChanged);
       }
       const first = group.files[0]!.instance;
       if (!now) {
@@ -298,6 +326,7 @@ export async function fileOneStudy(
         );
         await repo.insertStudy(tx, {
           itemId,
+          namespaceId: namespace,
           studyInstanceUid: group.studyInstanceUid,
           studyDate: first.studyDate,
           studyTime: first.studyTime,
@@ -368,7 +397,7 @@ export async function fileOneStudy(
   };
 }
 
-/** The series rows of these files, made where missing; a series of another study is refused. */
+/** The series rows of these files in the study, made where missing. */
 async function ensureSeries(
   tx: Parameters<typeof repo.insertSeries>[0],
   itemId: string,
@@ -382,10 +411,7 @@ async function ensureSeries(
   if (bySeries.size === 0) {
     return ids;
   }
-  for (const row of await repo.findSeriesByUid(tx, [...bySeries.keys()])) {
-    if (row.itemId !== itemId) {
-      throw new RuleViolation(STUDY_MESSAGES.otherPatient);
-    }
+  for (const row of await repo.findSeriesOfStudy(tx, itemId, [...bySeries.keys()])) {
     ids.set(row.seriesInstanceUid, row.id);
   }
   const missing = [...bySeries.values()].filter((instance) => !ids.has(instance.seriesInstanceUid));

@@ -47,6 +47,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The Series Instance UID of a study's only series. */
+async function sampleSeriesOf(itemId: string): Promise<string> {
+  const [series] = await t.database.db
+    .select({ uid: dicomSeries.seriesInstanceUid })
+    .from(dicomSeries)
+    .where(eq(dicomSeries.itemId, itemId));
+  return series!.uid;
+}
+
 function fileStudy(token: string, body: Record<string, unknown>) {
   return t.app.inject({
     method: 'POST',
@@ -56,10 +65,14 @@ function fileStudy(token: string, body: Record<string, unknown>) {
   });
 }
 
-async function uploadAll(files: Buffer[], purpose = 'dicom'): Promise<string[]> {
+async function uploadAll(
+  files: Buffer[],
+  purpose = 'dicom',
+  token = people.physician.token,
+): Promise<string[]> {
   const urls: string[] = [];
   for (const file of files) {
-    urls.push(await uploadFile(t.app, people.physician.token, file, purpose));
+    urls.push(await uploadFile(t.app, token, file, purpose));
   }
   return urls;
 }
@@ -240,7 +253,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     expect(patientMismatchSchema.parse(refused.json())).toEqual({
       success: false,
       msg: STUDY_MESSAGES.patientMismatch,
-      found: { name: 'Smith^John', birth_date: '1965-01-01' },
+      found: [{ name: 'Smith^John', birth_date: '1965-01-01', files: 1 }],
     });
 
     const confirmed = await fileStudy(people.physician.token, {
@@ -254,19 +267,72 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     expect(row).toMatchObject({ patientNameInFile: 'Smith^John', patientBirthDateInFile: '1965-01-01' });
   });
 
-  it('refuses to file a study that is already filed under another patient', async () => {
+  it('names every person the files name, checking every file, not the first', async () => {
     const studyUid = newUid();
-    await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: await uploadAll([await sampleCopy('CT_small.dcm', { ...JANE, studyUid })]),
-    });
-    const response = await fileStudy(people.physician.token, {
-      patient: people.otherPatient.id,
-      uploads: await uploadAll([await sampleCopy('CT_small.dcm', { ...JANE, studyUid })]),
+    const named = (patientName: string, birthDate: string) =>
+      sampleCopy('CT_small.dcm', { patientName, birthDate, studyUid });
+    const uploads = await uploadAll([
+      await named('Doe^Jane', '19800402'),
+      await named('Doe^Jane', '19800402'),
+      await named('Smith^John', '19650101'),
+      await named('Roe^Richard', '19500505'),
+      await named('Poe^Edgar', '19090119'),
+    ]);
+    const refused = await fileStudy(people.physician.token, { patient: people.patient.id, uploads });
+    expect(refused.statusCode).toBe(409);
+    expect(patientMismatchSchema.parse(refused.json()).found).toEqual([
+      { name: 'Doe^Jane', birth_date: '1980-04-02', files: 2 },
+      { name: 'Smith^John', birth_date: '1965-01-01', files: 1 },
+      { name: 'Roe^Richard', birth_date: '1950-05-05', files: 1 },
+      { name: 'Poe^Edgar', birth_date: '1909-01-19', files: 1 },
+    ]);
+  });
+
+  it("files another patient's UIDs as an independent copy: the first filer neither blocks nor is revealed", async () => {
+    // A stranger (another physician, under their own patient) files a study first, with the UIDs
+    // of the rightful files.
+    const stranger = await createPhysician(t.database.db);
+    const strangersPatient = await createPatient(t.database.db);
+    await linkPatient(t.database.db, strangersPatient.id, stranger.id);
+    const strangerToken = (await signIn(t.app, stranger.email)).token;
+    const studyUid = newUid();
+    const sopUid = newUid();
+    const rightful = await sampleCopy('CT_small.dcm', { ...JANE, studyUid, sopUid });
+    const squatted = await fileStudy(strangerToken, {
+      patient: strangersPatient.id,
+      uploads: await uploadAll([rightful], 'dicom', strangerToken),
       confirm_patient_mismatch: true,
     });
-    expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ success: false, msg: STUDY_MESSAGES.otherPatient });
+    expect(squatted.statusCode).toBe(201);
+
+    // The rightful physician files the same UIDs: stored, answered as for any new study.
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: await uploadAll([rightful]),
+    });
+    expect(response.statusCode).toBe(201);
+    const filed = uploadStudyResponseSchema.parse(response.json());
+    expect(filed).toEqual({
+      success: true,
+      items: [{ uid: expect.any(String), study_instance_uid: studyUid, instances: 1, skipped: [] }],
+      skipped: [],
+    });
+    expect(filed.items[0]!.uid).not.toBe(uploadStudyResponseSchema.parse(squatted.json()).items[0]!.uid);
+    const [row] = await t.database.db.select().from(studies).where(eq(studies.itemId, filed.items[0]!.uid));
+    expect(row).toMatchObject({ instanceCount: 1, namespaceId: people.patient.id });
+    const retrieve = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${studyUid}/series/${await sampleSeriesOf(filed.items[0]!.uid)}/instances/${sopUid}`,
+      headers: { ...bearer(people.physician.token), accept: 'multipart/related; type="application/dicom"' },
+    });
+    expect(retrieve.statusCode).toBe(200);
+    expect(retrieve.rawPayload.includes(rightful)).toBe(true);
+
+    // Each copy stays its owner's: the stranger's is still theirs alone, the patient sees only theirs.
+    const mine = (await listOf(people.patient.id, people.patient.token)).filter(
+      (item) => item.study?.study_instance_uid === studyUid,
+    );
+    expect(mine.map((item) => item.uid)).toEqual([filed.items[0]!.uid]);
   });
 
   it('reads a CD folder from a ZIP: DICOMDIR left out, other files skipped and counted, bad names refused', async () => {
@@ -414,6 +480,49 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ errors: [{ msg: STUDY_MESSAGES.noDicom, path: 'uploads' }] });
+  });
+
+  it('answers 400 with the reason a ZIP was refused when that is why nothing was filed', async () => {
+    const whole = buildZip([
+      { name: 'DICOM/IM1', data: await sampleCopy('CT_small.dcm', JANE), method: 'deflate' },
+    ]);
+    // Cut short: the central directory is gone, so not one of its files can be read.
+    const cut = whole.subarray(0, whole.length - 30);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: cut.length,
+      purpose: 'dicom-zip',
+      filename: 'cd.zip',
+      body: cut,
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      errors: [{ msg: 'The ZIP file could not be read.', path: 'uploads' }],
+    });
+  });
+
+  it('answers 400 with the reason a ZIP would not give up its only file', async () => {
+    const zip = buildZip([
+      { name: 'DICOM/IM1', data: await sampleCopy('CT_small.dcm', JANE), isEncrypted: true },
+    ]);
+    const created = await createUpload(t.app, people.physician.token, {
+      size: zip.length,
+      purpose: 'dicom-zip',
+      filename: 'cd.zip',
+      body: zip,
+    });
+    const response = await fileStudy(people.physician.token, {
+      patient: people.patient.id,
+      uploads: [created.headers.location as string],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      errors: [{ msg: 'cd.zip/DICOM/IM1: Encrypted files cannot be read.', path: 'uploads' }],
+    });
   });
 
   it('refuses at the upload a file that is not DICOM, and a ZIP that is not a ZIP', async () => {

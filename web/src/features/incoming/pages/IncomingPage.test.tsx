@@ -227,11 +227,11 @@ describe('IncomingPage', () => {
         [200, ONLY_MR],
       ],
       [PATIENTS_URL]: [[200, PATIENTS]],
-      [ASSIGN_CT_URL]: [[409, { success: false, msg: STUDY_MESSAGES.otherPatient }]],
+      [ASSIGN_CT_URL]: [[409, { success: false, msg: STUDY_MESSAGES.alreadyFiled }]],
     });
     await choosePaula(user);
     await user.click(within(bodyRows()[0]!).getByRole('button', { name: 'Assign' }));
-    expect(await screen.findByText(STUDY_MESSAGES.otherPatient)).toBeInTheDocument();
+    expect(await screen.findByText(STUDY_MESSAGES.alreadyFiled)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'These files name a different patient' })).toBeNull();
     await waitFor(() => expect(screen.queryByText('CT Chest')).not.toBeInTheDocument());
   });

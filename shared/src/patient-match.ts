@@ -51,3 +51,20 @@ export function namesAnotherPatient(files: PatientInFiles, patient: ChosenPatien
   }
   return files.birthDate !== null && files.birthDate !== patient.dob;
 }
+
+/**
+ * Every distinct person the files name (name and birth date as written), with how many files name
+ * them, in the order first met: what the wrong-patient guard shows, on the server and on the page.
+ */
+export function peopleInFiles(
+  files: readonly PatientInFiles[],
+): { name: string; birth_date: string | null; files: number }[] {
+  const people = new Map<string, { name: string; birth_date: string | null; files: number }>();
+  for (const file of files) {
+    const key = `${file.name}\u0000${file.birthDate ?? ''}`;
+    const person = people.get(key) ?? { name: file.name, birth_date: file.birthDate, files: 0 };
+    person.files += 1;
+    people.set(key, person);
+  }
+  return [...people.values()];
+}
