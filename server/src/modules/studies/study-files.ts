@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inParallel, STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
-import { extractZip, ZipRefused } from '../dicom/zip-extract.js';
+import { extractZip, ZIP_LIMITS, ZipRefused } from '../dicom/zip-extract.js';
 import { hasDicomMarker, startsAsDicom, type DicomPurpose } from '../uploads/dicom-upload.js';
 import { BundleRefused, extractBundle } from './study-bundle.js';
 import { earlyBundleReads } from './early-bundle-reads.js';
@@ -84,20 +84,34 @@ export async function readDicomFile(
   }
 }
 
+export interface DicomUploads {
+  files: DicomFile[];
+  skipped: SkippedFile[];
+  /**
+   * What a ZIP refused (the whole archive, by its reason; a file in it, by its name and reason),
+   * also among `skipped`: those files were never read, so when nothing could be filed this, not
+   * "no DICOM", is why.
+   */
+  refusals: string[];
+}
+
 /**
  * Reads every DICOM file of the uploads: single files and the contents of ZIPs. What cannot be
  * filed is returned with its reason. `workDir` receives what ZIPs hold; the caller removes it.
+ * A file in a ZIP may inflate to `maxInstanceBytes` at most.
  */
 export async function readDicomUploads(
   uploads: UploadToRead[],
   tusDir: string,
   workDir: string,
-): Promise<{ files: DicomFile[]; skipped: SkippedFile[] }> {
+  maxInstanceBytes = ZIP_LIMITS.maxEntryBytes,
+): Promise<DicomUploads> {
   // Every file to read, in the order of the uploads and of each ZIP's entries; bundles are read as
   // they are taken apart.
   const toRead: { name: string; path: string }[] = [];
   const bundled: Read[] = [];
   const skipped: SkippedFile[] = [];
+  const refusals: string[] = [];
   for (const upload of uploads) {
     const uploaded = path.join(tusDir, upload.id);
     if (upload.purpose === 'dicom') {
@@ -121,9 +135,14 @@ export async function readDicomUploads(
       continue;
     }
     try {
-      const extracted = await extractZip(uploaded, path.join(workDir, upload.id));
+      const extracted = await extractZip(uploaded, path.join(workDir, upload.id), ZIP_LIMITS.maxTotalBytes, {
+        ...ZIP_LIMITS,
+        maxEntryBytes: maxInstanceBytes,
+      });
       for (const entry of extracted.skipped) {
-        skipped.push({ name: `${upload.filename}/${entry.name}`, reason: entry.reason });
+        const name = `${upload.filename}/${entry.name}`;
+        skipped.push({ name, reason: entry.reason });
+        refusals.push(`${name}: ${entry.reason}`);
       }
       for (const entry of extracted.files) {
         toRead.push({ name: `${upload.filename}/${entry.name}`, path: entry.path });
@@ -133,6 +152,7 @@ export async function readDicomUploads(
         throw err;
       }
       skipped.push({ name: upload.filename, reason: err.message });
+      refusals.push(err.message);
     }
   }
   // A few at a time: reading waits on the disk far more than parsing uses the processor.
@@ -141,7 +161,7 @@ export async function readDicomUploads(
     reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path);
   });
   const sorted = sortReads([...bundled, ...reads]);
-  return { files: sorted.files, skipped: [...skipped, ...sorted.skipped] };
+  return { files: sorted.files, skipped: [...skipped, ...sorted.skipped], refusals };
 }
 
 /** The files read as DICOM, and those that could not be, with why; the media index is neither. */

@@ -188,10 +188,11 @@ export async function fileStudies(
 
   const workDir = await makeWorkDir(ctx.tusDir, 'study-');
   try {
-    const { files, skipped } = await readDicomUploads(toRead, ctx.tusDir, workDir);
+    const { files, skipped, refusals } = await readDicomUploads(toRead, ctx.tusDir, workDir);
     const groups = groupByStudy(files);
     if (groups.length === 0) {
-      throw new InvalidInput('uploads', STUDY_MESSAGES.noDicom);
+      // What a ZIP refused was never read: "no DICOM" would hide why.
+      throw new InvalidInput('uploads', refusals[0] ?? STUDY_MESSAGES.noDicom);
     }
     const filed = await guardPatient(ctx, body, groups);
 
