@@ -3,17 +3,30 @@ import type { UploadStudyResponse } from '@ra/shared';
 import { SkippedFiles } from './SkippedFiles';
 import { counted } from '../../../lib/counted';
 
-/** How many studies and instances were filed, and the files that were not, with why. */
+/**
+ * What the filing stored: the instances, and the studies that gained at least one (a study whose
+ * files were all in the archive already gained nothing); then the files that were not filed, with why.
+ */
 export function StudyFiledSummary({ result }: { result: UploadStudyResponse }) {
   const instances = result.items.reduce((sum, item) => sum + item.instances, 0);
-  const skipped = [...result.items.flatMap((item) => item.skipped), ...result.skipped];
+  const studies = result.items.filter((item) => item.instances > 0).length;
+  // An item's skipped files are its instances the archive held already.
+  const alreadyFiled = result.items.flatMap((item) => item.skipped);
+  const skipped = [...alreadyFiled, ...result.skipped];
+  const sentences = [
+    instances === 0
+      ? 'No new instances were filed.'
+      : `Filed ${counted(studies, 'study', 'studies')} with ${counted(instances, 'instance', 'instances')}.`,
+  ];
+  if (alreadyFiled.length > 0) {
+    sentences.push(`${counted(alreadyFiled.length, 'file was', 'files were')} already in the archive.`);
+  }
+  if (result.skipped.length > 0) {
+    sentences.push(`${counted(result.skipped.length, 'file was', 'files were')} skipped.`);
+  }
   return (
     <Alert variant="success" className="mt-3">
-      <p className="mb-0">
-        {instances === 0
-          ? 'No new instances were filed.'
-          : `Filed ${counted(result.items.length, 'study', 'studies')} with ${counted(instances, 'instance', 'instances')}.`}
-      </p>
+      <p className="mb-0">{sentences.join(' ')}</p>
       {skipped.length > 0 && (
         <SkippedFiles
           files={skipped}

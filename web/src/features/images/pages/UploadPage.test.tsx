@@ -170,7 +170,9 @@ describe('UploadPage with DICOM', () => {
     expect(screen.getByLabelText('Patient')).toBeDisabled();
 
     await user.click(guard.getByRole('button', { name: 'File under Paula Patient anyway' }));
-    const filed = await screen.findByText('Filed 1 study with 2 instances.');
+    const filed = await screen.findByText(
+      'Filed 1 study with 2 instances. 1 file was already in the archive.',
+    );
     expect(calls[3]).toEqual({
       url: '/api/user/upload-study',
       body: { ...body, confirm_patient_mismatch: true },
@@ -220,11 +222,42 @@ describe('UploadPage with DICOM', () => {
     );
     await chooseDicom(user);
     await user.click(screen.getByRole('button', { name: 'Complete Upload' }));
-    const filed = await screen.findByText('Filed 1 study with 3 instances.');
+    const filed = await screen.findByText('Filed 1 study with 3 instances. 8 files were skipped.');
     const details = filed.closest('.alert')!.querySelector('details')!;
     expect(details).not.toHaveAttribute('open');
     expect(within(details).getByText('8 files were not filed')).toBeInTheDocument();
     expect(within(details).getAllByRole('listitem', { hidden: true })).toHaveLength(8);
+  });
+
+  it('counts what was stored: studies that gained instances, and the files already in the archive', async () => {
+    const study = (index: number, instances: number, duplicates: number) => ({
+      uid: `7c1e4a52-1111-4d43-9d55-0a4f6f0a4b9${index}`,
+      study_instance_uid: `1.2.840.113619.2.55.${index}`,
+      instances,
+      skipped: Array.from({ length: duplicates }, (_, file) => ({
+        name: `CD/ST${index}/IM${file}`,
+        reason: STUDY_MESSAGES.duplicate,
+      })),
+    });
+    const { user } = renderUpload(
+      [
+        201,
+        uploadStudyResponseSchema.parse({
+          success: true,
+          // Two of the four studies were in the archive already: only their files' duplicates came back.
+          items: [study(1, 1, 0), study(2, 1, 0), study(3, 0, 1), study(4, 0, 1)],
+          skipped: [{ name: 'CD/AUTORUN.INF', reason: STUDY_MESSAGES.notDicom }],
+        }),
+      ],
+      [200, PATIENTS],
+    );
+    await chooseDicom(user);
+    await user.click(screen.getByRole('button', { name: 'Complete Upload' }));
+
+    const filed = await screen.findByText(
+      'Filed 2 studies with 2 instances. 2 files were already in the archive. 1 file was skipped.',
+    );
+    expect(filed.closest('.alert')).toHaveTextContent('3 files were not filed');
   });
 
   it('forgets the uploads when the server refuses them, so a new try sends the files again', async () => {
