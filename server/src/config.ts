@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
@@ -77,6 +78,24 @@ const envSchema = z.object({
   /** Total declared size of a user's unfinished uploads, in GB (decimals allowed). */
   UPLOAD_MAX_PENDING_GB: z.coerce.number().positive().default(20),
   UPLOAD_CREATE_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  /**
+   * Largest DICOM instance (Part 10 file) read, in bytes: a larger STOW-RS part is refused, and a
+   * deflated dataset may inflate to at most four times this (a 400 KB zip bomb inflates to 400 MB).
+   */
+  DICOM_MAX_INSTANCE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(256 * 1024 ** 2),
+  /** Largest frame rendered or decoded, in megapixels (rows × columns × samples per pixel). */
+  MAX_RENDER_MEGAPIXELS: z.coerce.number().positive().default(64),
+  /** Worker threads that parse, decode and render stored DICOM files (default: cores − 1, 1 to 4). */
+  DICOM_DECODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Reads waiting for a decode thread; one more is refused with 503 and Retry-After. */
+  DICOM_DECODE_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** Seconds one read may take on its thread, and the old-generation heap it may use, in MiB. */
+  DICOM_DECODE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  DICOM_DECODE_MEMORY_MB: z.coerce.number().int().min(64).default(768),
 });
 
 export interface Config {
@@ -107,6 +126,20 @@ export interface Config {
     maxPendingBytes: number;
     createPerMinute: number;
   };
+  dicom: {
+    maxInstanceBytes: number;
+    /** Samples of the largest frame rendered or decoded (MAX_RENDER_MEGAPIXELS × 10⁶). */
+    maxRenderPixels: number;
+    decode: DecodeLimits;
+  };
+}
+
+/** How the DICOM decode threads are bounded (dicom/decode-pool.ts). */
+export interface DecodeLimits {
+  threads: number;
+  maxQueue: number;
+  timeoutMs: number;
+  maxOldGenerationMb: number;
 }
 
 function stripeConfig(secretKey: string | undefined, webhookSecret: string | undefined): Config['stripe'] {
@@ -158,6 +191,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPending: e.UPLOAD_MAX_PENDING,
       maxPendingBytes: Math.round(e.UPLOAD_MAX_PENDING_GB * 1024 ** 3),
       createPerMinute: e.UPLOAD_CREATE_PER_MINUTE,
+    },
+    dicom: {
+      maxInstanceBytes: e.DICOM_MAX_INSTANCE_BYTES,
+      maxRenderPixels: Math.round(e.MAX_RENDER_MEGAPIXELS * 1_000_000),
+      decode: {
+        // One core stays with the main thread, which must keep answering while files are decoded.
+        threads: e.DICOM_DECODE_THREADS ?? Math.min(4, Math.max(1, os.availableParallelism() - 1)),
+        maxQueue: e.DICOM_DECODE_QUEUE,
+        timeoutMs: Math.round(e.DICOM_DECODE_TIMEOUT_SECONDS * 1000),
+        maxOldGenerationMb: e.DICOM_DECODE_MEMORY_MB,
+      },
     },
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)

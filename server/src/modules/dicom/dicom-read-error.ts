@@ -6,10 +6,16 @@ export const PREVIEW_MESSAGES = {
   notRenderable: 'This image cannot be previewed.',
 } as const;
 
+/** Why a file is not read at all: it would take more than the configured bounds (config.ts). */
+export const READ_LIMIT_MESSAGES = {
+  inflatesTooLarge: 'The file inflates to more than the archive reads.',
+} as const;
+
 export type DicomReadReason =
   | typeof STUDY_MESSAGES.notDicom
   | typeof STUDY_MESSAGES.unreadable
-  | (typeof PREVIEW_MESSAGES)[keyof typeof PREVIEW_MESSAGES];
+  | (typeof PREVIEW_MESSAGES)[keyof typeof PREVIEW_MESSAGES]
+  | (typeof READ_LIMIT_MESSAGES)[keyof typeof READ_LIMIT_MESSAGES];
 
 /**
  * A file that is not DICOM, cannot be read, or cannot be previewed. `reason` is the sentence shown to

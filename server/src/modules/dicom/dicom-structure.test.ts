@@ -3,6 +3,7 @@ import { STUDY_MESSAGES } from '@ra/shared';
 import { describe, expect, it } from 'vitest';
 import { readDicomSample } from '../../../test/dicom-samples.js';
 import { readDicomInstance } from './dicom-instance.js';
+import { READ_LIMIT_MESSAGES } from './dicom-read-error.js';
 import { checkDicomLayout, TRANSFER_SYNTAX } from './dicom-structure.js';
 
 /*
@@ -167,7 +168,10 @@ describe('checking the structure before dcmjs reads it', () => {
     const file = part10(deflateRawSync(dataset), TRANSFER_SYNTAX.deflatedLittleEndian);
     expect(file.length).toBeLessThan(1000);
     expect(checkDicomLayout(file).dataset).toHaveLength(dataset.length);
-    expect(() => checkDicomLayout(file, { maxInflatedBytes: 50_000 })).toThrow(STUDY_MESSAGES.unreadable);
+    // Four times the largest instance: 4 × 12,500 = 50,000 bytes.
+    expect(() => checkDicomLayout(file, { maxInstanceBytes: 12_500 })).toThrow(
+      READ_LIMIT_MESSAGES.inflatesTooLarge,
+    );
   });
 
   it('finds native and encapsulated pixel data', () => {

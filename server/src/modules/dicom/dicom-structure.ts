@@ -9,7 +9,7 @@ import {
   type ValueLayout,
   type Walk,
 } from './dataset-walk.js';
-import { DicomReadError } from './dicom-read-error.js';
+import { DicomReadError, READ_LIMIT_MESSAGES } from './dicom-read-error.js';
 
 export type { Fragment, OpaqueSequence, ValueLayout } from './dataset-walk.js';
 
@@ -30,8 +30,34 @@ export const TRANSFER_SYNTAX = {
   explicitBigEndian: '1.2.840.10008.1.2.2',
 } as const;
 
-/** A deflated dataset may inflate to at most this (a zip bomb inflates a few KB to gigabytes). */
-export const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
+/** The largest instance read when the caller names none (config.ts DICOM_MAX_INSTANCE_BYTES). */
+export const DEFAULT_MAX_INSTANCE_BYTES = 256 * 1024 ** 2;
+
+/**
+ * What a deflated dataset may inflate to: four times the largest instance, as no real dataset
+ * compresses better than that while a zip bomb inflates a few KB to gigabytes.
+ */
+export function maxInflatedBytes(maxInstanceBytes: number): number {
+  return 4 * maxInstanceBytes;
+}
+
+/**
+ * Inflates a deflated dataset into one buffer, or refuses it past `limit` bytes. zlib is given a
+ * single output chunk of the limit's size: Node would otherwise collect 16 KB chunks and copy them
+ * into one buffer at the end, holding the dataset twice. The chunk is allocated unfilled, so the
+ * pages zlib never writes are never touched and cost no memory.
+ */
+function inflateDataset(deflated: Uint8Array, limit: number): Buffer {
+  try {
+    return inflateRawSync(deflated, { chunkSize: limit + 1, maxOutputLength: limit });
+  } catch (error) {
+    const isTooLarge =
+      error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new DicomReadError(isTooLarge ? READ_LIMIT_MESSAGES.inflatesTooLarge : STUDY_MESSAGES.unreadable, {
+      cause: error,
+    });
+  }
+}
 
 export const PIXEL_DATA_TAGS = {
   pixelData: 0x7fe00010,
@@ -40,8 +66,16 @@ export const PIXEL_DATA_TAGS = {
 } as const;
 const PIXEL_TAGS: ReadonlySet<number> = new Set(Object.values(PIXEL_DATA_TAGS));
 
+/** Bounds of one read, from the configuration (config.ts). */
+export interface DicomReadLimits {
+  /** The largest instance read; a deflated dataset inflates to at most four times this. */
+  maxInstanceBytes?: number;
+}
+
 export interface DicomLayout {
   transferSyntaxUid: string;
+  /** Where the dataset starts in the file, after the File Meta Information. */
+  datasetStart: number;
   /** The bytes the dataset lies in: the file itself, or the inflated dataset of a deflated file. */
   dataset: Uint8Array;
   littleEndian: boolean;
@@ -102,7 +136,7 @@ function walkMeta(bytes: Uint8Array): { datasetStart: number; transferSyntaxUid:
 /** Checks a whole Part 10 file and returns where its pixel data lies; throws DicomReadError. */
 export function checkDicomLayout(
   bytes: Uint8Array,
-  { maxInflatedBytes = MAX_INFLATED_BYTES }: { maxInflatedBytes?: number } = {},
+  { maxInstanceBytes = DEFAULT_MAX_INSTANCE_BYTES }: DicomReadLimits = {},
 ): DicomLayout {
   if (
     bytes.length < 132 ||
@@ -114,11 +148,7 @@ export function checkDicomLayout(
   let dataset = bytes;
   let from = datasetStart;
   if (transferSyntaxUid === TRANSFER_SYNTAX.deflatedLittleEndian) {
-    try {
-      dataset = inflateRawSync(bytes.subarray(datasetStart), { maxOutputLength: maxInflatedBytes });
-    } catch (error) {
-      throw new DicomReadError(STUDY_MESSAGES.unreadable, { cause: error });
-    }
+    dataset = inflateDataset(bytes.subarray(datasetStart), maxInflatedBytes(maxInstanceBytes));
     from = 0;
   }
   const littleEndian = transferSyntaxUid !== TRANSFER_SYNTAX.explicitBigEndian;
@@ -129,12 +159,14 @@ export function checkDicomLayout(
     explicitVr: transferSyntaxUid !== TRANSFER_SYNTAX.implicitLittleEndian,
     wanted: PIXEL_TAGS,
     found: new Map(),
-    canRewrite: dataset === bytes,
+    // dcmjs reads a copy of an inflated dataset (dicom-parser.ts), in which a VR can be rewritten.
+    canRewrite: true,
     opaqueSequences: [],
   };
   walkDataset(walk, from, dataset.length, 0);
   return {
     transferSyntaxUid,
+    datasetStart,
     dataset,
     littleEndian,
     pixelData: walk.found,

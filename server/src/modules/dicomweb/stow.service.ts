@@ -16,8 +16,15 @@ import {
 } from '../studies/study-ingest.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
 
-/** A STOW-RS request's bounds: a part is held in memory until it is written to disk. */
-const STOW_LIMITS = { maxParts: 10_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
+/**
+ * A STOW-RS request's bounds: a part is held in memory until it is written to disk, and is no larger
+ * than the largest instance read (DICOM_MAX_INSTANCE_BYTES).
+ */
+const stowLimits = (ctx: AppContext) => ({
+  maxParts: 10_000,
+  maxPartBytes: ctx.config.dicom.maxInstanceBytes,
+  maxTotalBytes: 8 * 1024 ** 3,
+});
 
 export const NO_PATIENT = 'Name the patient to file the studies under (?patient=<uid>).';
 /** PS3.18 Table I.2-2: "Error: Cannot understand" — the part is not a DICOM instance we can read. */
@@ -82,7 +89,7 @@ export async function storeInstances(
     const reads: Promise<PartRead>[] = [];
     let index = 0;
     try {
-      for await (const part of readMultipartRelated(request.body, request.contentType, STOW_LIMITS)) {
+      for await (const part of readMultipartRelated(request.body, request.contentType, stowLimits(ctx))) {
         index += 1;
         // Written and parsed on a worker thread while this one reads the next parts.
         const { read } = await dicomPartReaders.start(
