@@ -19,6 +19,7 @@ import { LocalDiskStorage } from './modules/storage/local-disk-storage.js';
 import { EXPIRY_STEP_SECONDS } from './modules/storage/signed-url.js';
 import { createTusServer } from './modules/uploads/tus-server.js';
 import { earlyBundleReads } from './modules/studies/early-bundle-reads.js';
+import { DecodePool } from './modules/dicom/decode-pool.js';
 import Stripe from 'stripe';
 import { sandboxProvider } from './modules/payments/sandbox-provider.js';
 import { stripeProvider } from './modules/payments/stripe-provider.js';
@@ -164,6 +165,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
     readAudit: createReadAuditWriter(database.db),
     refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
+    decoder: new DecodePool({
+      ...config.dicom.decode,
+      maxInstanceBytes: config.dicom.maxInstanceBytes,
+      maxRenderPixels: config.dicom.maxRenderPixels,
+    }),
   };
   app.decorate('ctx', ctx);
   const tus = createTusServer(ctx, ctx.tusDir, {
@@ -179,6 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       jobs,
       mailTransport,
       maxImagePixels: config.uploads.maxImagePixels,
+      decoder: ctx.decoder,
     }),
     app.log,
     {
@@ -219,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer.close();
     await running.queue?.stop();
     await changes.close();
+    await ctx.decoder.close();
   });
   return app;
 }

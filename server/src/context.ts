@@ -8,6 +8,7 @@ import type { GroupCommit } from './lib/group-commit.js';
 import type { AuditEntry } from './modules/audit/audit.service.js';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
+import type { DecodePool } from './modules/dicom/decode-pool.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { RefusedDemoSignIns } from './seed/demo-exposure.js';
 import type { SessionUser } from './modules/identity/identity.repository.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   readAudit: GroupCommit<AuditEntry>;
   /** Demo accounts whose published password may not sign in here (the server listens beyond loopback). */
   refusedDemoSignIns: RefusedDemoSignIns;
+  /** Threads that parse, decode and render stored DICOM files, within time and memory bounds. */
+  decoder: DecodePool;
 }
 
 declare module 'fastify' {

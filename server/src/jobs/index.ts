@@ -1,6 +1,7 @@
 import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
+import type { DecodePool } from '../modules/dicom/decode-pool.js';
 import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { profilePictureJob } from './profile-picture.job.js';
@@ -19,10 +20,12 @@ export function allJobs(deps: {
   /** The configured MAX_IMAGE_MEGAPIXELS, in pixels: sharp decodes nothing larger. */
   maxImagePixels: number;
   mailTransport: MailTransport;
+  /** Draws study previews off the main thread, within the DICOM read bounds. */
+  decoder: DecodePool;
 }) {
   return [
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
-    studyPreviewJob(deps.db, deps.storage, deps.maxImagePixels),
+    studyPreviewJob(deps.db, deps.storage, deps.decoder),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),

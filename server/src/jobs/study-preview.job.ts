@@ -2,7 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Db } from '../db/client.js';
 import { DicomReadError, PREVIEW_MESSAGES } from '../modules/dicom/dicom-read-error.js';
 import { sopClassName } from '../modules/dicom/sop-classes.js';
-import { encodePreview, renderFrame } from '../modules/dicom/render-preview.js';
+import { DecodeOverLimit, type DecodePool } from '../modules/dicom/decode-pool.js';
 import * as repo from '../modules/studies/studies.repository.js';
 import type { Storage } from '../modules/storage/storage.js';
 import type { JobDefinition } from './job-queue.js';
@@ -34,20 +34,19 @@ export interface StudyPreviewJobData {
   itemId: string;
 }
 
-/** Files larger than this are not read whole to draw a preview. */
-const MAX_PREVIEW_FILE_BYTES = 1024 ** 3;
-
 type Instance = Awaited<ReturnType<typeof repo.listSeriesWithImages>>[number]['instances'][number];
 
-/** The middle image of a series: its middle instance, and of a multi-frame one its middle frame. */
-async function renderMiddle(storage: Storage, images: Instance[], maxPixels: number) {
+/**
+ * The middle image of a series: its middle instance, and of a multi-frame one its middle frame,
+ * drawn on a decode thread. A file larger than the largest instance read is not read at all.
+ */
+async function renderMiddle(storage: Storage, decoder: DecodePool, images: Instance[]) {
   const middle = images[Math.floor((images.length - 1) / 2)]!;
-  if (middle.size > MAX_PREVIEW_FILE_BYTES) {
+  if (middle.size > decoder.maxInstanceBytes) {
     throw new DicomReadError(PREVIEW_MESSAGES.tooLarge);
   }
   const bytes = await buffer(await storage.read(middle.storageKey));
-  const frame = await renderFrame(bytes, Math.floor((middle.numberOfFrames - 1) / 2), maxPixels);
-  return encodePreview(frame);
+  return decoder.renderPreview(bytes, Math.floor((middle.numberOfFrames - 1) / 2));
 }
 
 /**
@@ -59,7 +58,7 @@ async function renderMiddle(storage: Storage, images: Instance[], maxPixels: num
 export function studyPreviewJob(
   db: Db,
   storage: Storage,
-  maxPixels: number,
+  decoder: DecodePool,
 ): JobDefinition<StudyPreviewJobData> {
   return {
     name: STUDY_PREVIEW_JOB,
@@ -75,7 +74,7 @@ export function studyPreviewJob(
           continue;
         }
         try {
-          const drawn = await renderMiddle(storage, images, maxPixels);
+          const drawn = await renderMiddle(storage, decoder, images);
           const seriesKey = `thumbnails/series/${seriesId}.webp`;
           await storage.putBuffer(seriesKey, drawn.thumbnail);
           await repo.setSeriesThumbnail(db, seriesId, seriesKey);
@@ -85,10 +84,16 @@ export function studyPreviewJob(
             preview = { width: drawn.width, height: drawn.height };
           }
         } catch (err) {
-          if (!(err instanceof DicomReadError)) {
+          // A file over the read bounds leaves the series without a thumbnail and the study with a
+          // note, rather than failing the job, whose retries would read the same file again. A full
+          // queue of reads (DecodeBusy) fails the job, to be retried when the threads are free.
+          if (err instanceof DecodeOverLimit) {
+            failure ??= PREVIEW_MESSAGES.tooLarge;
+          } else if (err instanceof DicomReadError) {
+            failure ??= err.message;
+          } else {
             throw err;
           }
-          failure ??= err.message;
         }
       }
       if (preview) {

@@ -28,6 +28,8 @@ export interface ReadFramesOptions {
   maxPixels: number;
   /** Largest total of the distinct frames returned, in bytes (default 1 GiB). */
   maxTotalBytes?: number;
+  /** The largest instance read (config.ts): a deflated dataset inflates to at most four times this. */
+  maxInstanceBytes?: number;
 }
 
 export const DEFAULT_MAX_TOTAL_FRAME_BYTES = 1024 ** 3;
@@ -69,7 +71,7 @@ export async function readFrames(
   frameNumbers: number[],
   options: ReadFramesOptions,
 ): Promise<FramePayload> {
-  const { layout, dataset } = parseDicom(bytes);
+  const { layout, dataset } = parseDicom(bytes, { maxInstanceBytes: options.maxInstanceBytes });
   const value =
     layout.pixelData.get(PIXEL_DATA_TAGS.pixelData) ??
     layout.pixelData.get(PIXEL_DATA_TAGS.floatPixelData) ??

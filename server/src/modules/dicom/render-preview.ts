@@ -4,7 +4,7 @@ import '../../lib/sharp-setup.js';
 import { assertRenderable } from './dicom-instance.js';
 import { parseDicom } from './dicom-parser.js';
 import { DicomReadError, PREVIEW_MESSAGES } from './dicom-read-error.js';
-import { PIXEL_DATA_TAGS, TRANSFER_SYNTAX } from './dicom-structure.js';
+import { PIXEL_DATA_TAGS, TRANSFER_SYNTAX, type DicomReadLimits } from './dicom-structure.js';
 import { readInteger, readString } from './dicom-values.js';
 import { DicomImage, withPixelDecoder } from './pixel-decoder.js';
 import { extractFrame, toEightBitSamples, type FrameGeometry } from './pixel-frames.js';
@@ -62,8 +62,9 @@ export async function renderFrame(
   bytes: Uint8Array,
   frameIndex: number,
   maxPixels: number,
+  limits: DicomReadLimits = {},
 ): Promise<RenderedFrame> {
-  const { layout, dataset } = parseDicom(bytes);
+  const { layout, dataset } = parseDicom(bytes, limits);
   const pixelData =
     layout.pixelData.get(PIXEL_DATA_TAGS.pixelData) ?? layout.pixelData.get(PIXEL_DATA_TAGS.floatPixelData);
   const geometry: FrameGeometry = {

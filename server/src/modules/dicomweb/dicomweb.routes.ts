@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import type { AppContext } from '../../context.js';
 import type { QidoLevel } from './qido-query.js';
+import { sendDecodeRefusal } from './decode-refusals.js';
 import { convertStoredImage, renderedTypeOf, renderStoredFrame } from './rendered-images.js';
 import * as dicomweb from './dicomweb.service.js';
 import { storeInstances, UnsupportedMediaType } from './stow.service.js';
@@ -69,15 +70,18 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       return reply.status(406).send({ error: 'Rendered images are available as image/jpeg or image/png.' });
     }
     const [instance] = await dicomweb.instancesAt(ctx, currentUser(request), pathOf(request), request.ip);
-    const image = instance?.isImage
-      ? await renderStoredFrame(
-          ctx.storage,
-          instance.storageKey,
-          frameNumber,
-          type,
-          ctx.config.uploads.maxImagePixels,
-        )
-      : undefined;
+    let image: Buffer | undefined;
+    try {
+      image = instance?.isImage
+        ? await renderStoredFrame(ctx.decoder, ctx.storage, instance, frameNumber, type)
+        : undefined;
+    } catch (err) {
+      const refused = sendDecodeRefusal(reply, err);
+      if (!refused) {
+        throw err;
+      }
+      return refused;
+    }
     if (!image) {
       throw new AppError('NOT_FOUND');
     }

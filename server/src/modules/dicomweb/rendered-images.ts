@@ -1,8 +1,10 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import '../../lib/sharp-setup.js';
+import { DecodeOverLimit, type DecodePool } from '../dicom/decode-pool.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
-import { renderFrame } from '../dicom/render-preview.js';
+import { FrameNotFound } from '../dicom/frame-data-errors.js';
+import { isOverBounds } from './decode-refusals.js';
 import type { Storage } from '../storage/storage.js';
 
 /** The media types `rendered` and `thumbnail` answer with (PS3.18 10.4.1.1.3), by the Accept header. */
@@ -21,23 +23,27 @@ function encode(image: sharp.Sharp, type: RenderedType): Promise<Buffer> {
   return (type === 'image/png' ? image.png() : image.jpeg({ quality: 90 })).toBuffer();
 }
 
-/** One frame (1-based) of a stored instance, windowed as in the preview; undefined when it has no such image. */
+/**
+ * One frame (1-based) of a stored instance, windowed as in the preview, rendered and encoded on a
+ * decode thread; undefined when it has no such image. Throws DecodeOverLimit for a file larger than
+ * a read takes (before reading it) and whatever else the decode threads refuse (decode-refusals.ts).
+ */
 export async function renderStoredFrame(
+  decoder: DecodePool,
   storage: Storage,
-  storageKey: string,
+  instance: { storageKey: string; size: number },
   frameNumber: number,
   type: RenderedType,
-  maxPixels: number,
 ): Promise<Buffer | undefined> {
-  const bytes = await buffer(await storage.read(storageKey));
+  if (instance.size > decoder.maxInstanceBytes) {
+    throw new DecodeOverLimit('The file is larger than the largest instance read.');
+  }
+  const bytes = await buffer(await storage.read(instance.storageKey));
   try {
-    const frame = await renderFrame(bytes, frameNumber - 1, maxPixels);
-    return await encode(
-      sharp(frame.rgba, { raw: { width: frame.width, height: frame.height, channels: 4 } }),
-      type,
-    );
+    return await decoder.renderEncoded(bytes, frameNumber - 1, type);
   } catch (err) {
-    if (err instanceof DicomReadError || err instanceof RangeError) {
+    // A file that is no image, or has no such frame; one past the read bounds is answered 413.
+    if ((err instanceof DicomReadError && !isOverBounds(err)) || err instanceof FrameNotFound) {
       return undefined;
     }
     throw err;
