@@ -104,6 +104,12 @@ export const dicomInstances = pgTable(
      */
     pixelDataOffset: bigint('pixel_data_offset', { mode: 'number' }),
     frameBytes: bigint('frame_bytes', { mode: 'number' }),
+    /**
+     * Where compressed frames lie in the file: n + 1 offsets, frame n (from 1) being the fragment
+     * items from offset n − 1 to offset n (dicom-instance.ts frameOffsetsOf), so WADO-RS reads one
+     * frame's bytes and not the file; null when they were not indexed.
+     */
+    frameOffsets: jsonb('frame_offsets').$type<number[]>(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [

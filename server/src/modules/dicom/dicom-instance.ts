@@ -2,6 +2,7 @@ import { STUDY_MESSAGES } from '@ra/shared';
 import { toDicomJson, type DicomJson } from './dicom-json.js';
 import type { DcmjsDataset } from 'dcmjs';
 import { parseDicom } from './dicom-parser.js';
+import { frameOffsetsOf } from './frame-offsets.js';
 import { PIXEL_DATA_TAGS, type DicomLayout } from './dicom-structure.js';
 import { DicomReadError, PREVIEW_MESSAGES } from './dicom-read-error.js';
 import { readDate, readInteger, readString } from './dicom-values.js';
@@ -49,6 +50,8 @@ export interface DicomInstance {
   metadata: DicomJson;
   /** Where uncompressed frames lie in the file, when each is a plain run of bytes to send as is. */
   nativeFrames: NativeFrames | null;
+  /** Where compressed frames lie in the file (frame-offsets.ts), so one is read without the rest. */
+  frameOffsets: number[] | null;
 }
 
 /** Frame n (from 1) is the `frameBytes` bytes at `offset + (n - 1) × frameBytes` of the file. */
@@ -106,6 +109,7 @@ export function readDicomInstance(bytes: Uint8Array): DicomInstance {
     isDicomdir,
     sopClassName: sopClassName(sopClassUid),
     nativeFrames: nativeFramesOf(bytes, layout, dataset),
+    frameOffsets: frameOffsetsOf(bytes, layout, frames !== null && frames > 0 ? frames : 1),
     metadata: toDicomJson(dataset, {
       littleEndian: layout.littleEndian,
       opaqueTags: new Set(layout.opaqueSequences.map((sequence) => sequence.tag)),

@@ -108,6 +108,7 @@ const INSTANCE_COLUMNS = {
   size: dicomInstances.size,
   pixelDataOffset: dicomInstances.pixelDataOffset,
   frameBytes: dicomInstances.frameBytes,
+  frameOffsets: dicomInstances.frameOffsets,
 };
 
 export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) {

@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
-import { FrameNotDecodable, FrameNotFound, FramesTooLarge, readFrames } from '../dicom/frame-data.js';
+import { DecodeOverLimit } from '../dicom/decode-pool.js';
+import { isDecodable as isDecodableSyntax } from '../dicom/frame-data-codecs.js';
+import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
 import { TRANSFER_SYNTAX } from '../dicom/dicom-structure.js';
 import * as dicomweb from './dicomweb.service.js';
 import {
@@ -13,6 +15,9 @@ import {
   writeMultipartRelated,
   type WritePart,
 } from './multipart-related.js';
+import type { InstanceRow } from './dicomweb.repository.js';
+import { sendDecodeRefusal } from './decode-refusals.js';
+import { imageAttributesOf, readEncapsulatedFrames } from './encapsulated-frames.js';
 import { readNativeFrames } from './native-frames.js';
 import { acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
 
@@ -41,6 +46,44 @@ function sendParts(reply: FastifyReply, type: string, parts: AsyncIterable<Write
     .type(multipartRelatedContentType(boundary, type))
     .header('cache-control', 'no-store')
     .send(writeMultipartRelated(parts, boundary));
+}
+
+/**
+ * The frames asked for, read as cheaply as the instance allows: uncompressed frames and compressed
+ * frames whose places ingest recorded are read by their byte ranges (a compressed one decoded on a
+ * decode thread when asked for uncompressed); any other instance is read whole on a decode thread.
+ */
+async function framesOf(
+  ctx: AppContext,
+  row: InstanceRow,
+  numbers: number[],
+  decompress: boolean,
+): Promise<{ transferSyntaxUid: string; frames: Uint8Array[] }> {
+  const native = await readNativeFrames(ctx.storage, row, numbers);
+  if (native) {
+    return { transferSyntaxUid: TRANSFER_SYNTAX.explicitLittleEndian, frames: native };
+  }
+  const maxPixels = ctx.config.dicom.maxRenderPixels;
+  const isDecodable = isDecodableSyntax(row.transferSyntaxUid);
+  // A frame larger than the decoder takes is refused before anything is read.
+  if (decompress && row.rows && row.columns && row.rows * row.columns > maxPixels) {
+    throw new FramesTooLarge('The frames are larger than the decoder accepts.');
+  }
+  if (!decompress || isDecodable) {
+    const codestreams = await readEncapsulatedFrames(ctx.storage, row, numbers);
+    if (codestreams && !decompress) {
+      return { transferSyntaxUid: row.transferSyntaxUid, frames: codestreams };
+    }
+    if (codestreams) {
+      const image = await imageAttributesOf(ctx.db, row.instanceId);
+      const decoded = await ctx.decoder.decodeFrames(row.transferSyntaxUid, image, codestreams);
+      return { transferSyntaxUid: TRANSFER_SYNTAX.explicitLittleEndian, frames: decoded.frames };
+    }
+  }
+  if (row.size > ctx.decoder.maxInstanceBytes) {
+    throw new DecodeOverLimit('The file is larger than the largest instance read.');
+  }
+  return ctx.decoder.readFrames(await buffer(await ctx.storage.read(row.storageKey)), numbers, decompress);
 }
 
 /** WADO-RS retrieval of instances (Part 10, byte for byte as stored) and of frames (PS3.18 10.4). */
@@ -98,14 +141,12 @@ export function wadoRetrieveRoutes(app: FastifyInstance, ctx: AppContext, requir
       }
       let payload: { transferSyntaxUid: string; frames: Uint8Array[] };
       try {
-        const native = await readNativeFrames(ctx.storage, row!, numbers);
-        payload = native
-          ? { transferSyntaxUid: TRANSFER_SYNTAX.explicitLittleEndian, frames: native }
-          : await readFrames(await buffer(await ctx.storage.read(row!.storageKey)), numbers, {
-              decompress: encoding === 'uncompressed',
-              maxPixels: ctx.config.uploads.maxImagePixels,
-            });
+        payload = await framesOf(ctx, row!, numbers, encoding === 'uncompressed');
       } catch (err) {
+        const refused = sendDecodeRefusal(reply, err);
+        if (refused) {
+          return refused;
+        }
         if (err instanceof FrameNotFound) {
           throw new AppError('NOT_FOUND');
         }

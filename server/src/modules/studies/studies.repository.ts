@@ -116,6 +116,7 @@ export async function insertInstances(
       metadata: instance.metadata,
       pixel_data_offset: instance.pixelDataOffset,
       frame_bytes: instance.frameBytes,
+      frame_offsets: instance.frameOffsets,
     }));
     // The parts of one statement share one snapshot: the series count and modalities come from the
     // series rows as the earlier statements of the transaction left them.
@@ -123,12 +124,12 @@ export async function insertInstances(
       with inserted as (
         insert into ${dicomInstances} (item_id, series_id, sop_instance_uid, sop_class_uid,
           transfer_syntax_uid, instance_number, number_of_frames, "rows", "columns", is_image,
-          storage_key, filename, size, metadata, pixel_data_offset, frame_bytes)
+          storage_key, filename, size, metadata, pixel_data_offset, frame_bytes, frame_offsets)
         select ${itemId}::uuid, x.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
           series_id uuid, sop_instance_uid text, sop_class_uid text, transfer_syntax_uid text,
           instance_number integer, number_of_frames integer, "rows" integer, "columns" integer,
           is_image boolean, storage_key text, filename text, size bigint, metadata jsonb,
-          pixel_data_offset bigint, frame_bytes bigint)
+          pixel_data_offset bigint, frame_bytes bigint, frame_offsets jsonb)
         on conflict (item_id, sop_instance_uid) do nothing
         returning series_id, sop_instance_uid, size
       ), added as (

@@ -371,6 +371,7 @@ export async function fileOneStudy(
           metadata: file.instance.metadata,
           pixelDataOffset: file.instance.nativeFrames?.offset ?? null,
           frameBytes: file.instance.nativeFrames?.frameBytes ?? null,
+          frameOffsets: file.instance.frameOffsets,
         })),
       );
       filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));

@@ -1,0 +1,1 @@
+ALTER TABLE "dicom_instances" ADD COLUMN "frame_offsets" jsonb;
