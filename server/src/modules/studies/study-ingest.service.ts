@@ -188,7 +188,12 @@ export async function fileStudies(
 
   const workDir = await makeWorkDir(ctx.tusDir, 'study-');
   try {
-    const { files, skipped, refusals } = await readDicomUploads(toRead, ctx.tusDir, workDir);
+    const { files, skipped, refusals } = await readDicomUploads(
+      toRead,
+      ctx.tusDir,
+      workDir,
+      ctx.config.dicom.maxInstanceBytes,
+    );
     const groups = groupByStudy(files);
     if (groups.length === 0) {
       // What a ZIP refused was never read: "no DICOM" would hide why.
