@@ -36,6 +36,13 @@ export const STUDY_MESSAGES = {
   /** The study was removed or filed again while these files were being filed. */
   studyChanged: 'The study changed while the files were being filed. Please try again.',
   tooManyUploads: `At most ${MAX_STUDY_UPLOADS} files can be filed at once.`,
+  /** Refusals of one file that the archive cannot keep as it is (each file is refused on its own). */
+  nulInText: 'A text attribute of the file holds a NUL character.',
+  numberOutOfRange: 'A number in the file is too large for its attribute.',
+  badTransferSyntax: 'The file names a transfer syntax that is not a valid UID.',
+  metadataTooLarge: 'The attributes of the file are larger than the archive keeps for one instance.',
+  processingFailed: 'The file could not be filed. Please try again.',
+  storageFull: 'Your storage is full.',
 } as const;
 
 export const uploadStudyBodySchema = z.object({

@@ -12,6 +12,12 @@ export interface DicomJsonElement {
 
 /** Binary values up to this size stay inline; larger ones are bulk data the server serves by URI. */
 export const MAX_INLINE_BINARY_BYTES = 1024;
+/**
+ * Text values up to this size stay inline; a longer one (a report pasted into a UT, or a hostile
+ * file's 180 MB of text) is left out of the metadata like large binaries, so that no instance's
+ * metadata grows with what a file claims.
+ */
+export const MAX_INLINE_TEXT_BYTES = 64 * 1024;
 const BULK_DATA_TAGS = new Set(['7FE00010', '7FE00008', '7FE00009']);
 const VRS = new Set(
   'AE AS AT CS DA DS DT FD FL IS LO LT OB OD OF OL OV OW PN SH SL SQ SS ST SV TM UC UI UL UN UR US UT UV'.split(
@@ -67,7 +73,23 @@ function plainValue(vr: string, value: unknown): DicomJsonValue {
   if (typeof value === 'bigint') {
     return value.toString();
   }
-  return typeof value === 'string' && value !== '' ? value : null;
+  // Trailing NULs are padding some writers use; one inside a value stays, for the file to be refused.
+  return typeof value === 'string' && value !== '' ? value.replace(/\0+$/, '') || null : null;
+}
+
+/** The characters of an element's text values (an upper bound of their UTF-8 size divided by 3). */
+function textLength(values: unknown[]): number {
+  let length = 0;
+  for (const value of values) {
+    if (typeof value === 'string') {
+      length += value.length;
+    } else if (typeof value === 'object' && value !== null && !(value instanceof ArrayBuffer)) {
+      for (const part of Object.values(value)) {
+        length += typeof part === 'string' ? part.length : 0;
+      }
+    }
+  }
+  return length;
 }
 
 interface JsonOptions {
@@ -93,6 +115,9 @@ function toJsonElement(
     const inline = options.littleEndian ? bytes : toLittleEndian(bytes, unit);
     return bytes.length > 0 ? { vr, InlineBinary: inline.toString('base64') } : { vr };
   }
+  if (vr !== 'SQ' && textLength(values) > MAX_INLINE_TEXT_BYTES) {
+    return undefined;
+  }
   let converted: DicomJsonValue[];
   if (vr === 'SQ') {
     converted = values.map((item) => toDicomJson((item ?? {}) as DcmjsDataset, options));
@@ -107,8 +132,9 @@ function toJsonElement(
 
 /**
  * Converts a dataset as dcmjs reads it into plain DICOM JSON: no File Meta Information, no group
- * lengths (they describe an encoding that is gone), and no bulk data, that is no pixel data and no
- * binary value over MAX_INLINE_BINARY_BYTES. Only strings, numbers, null, arrays and objects remain.
+ * lengths (they describe an encoding that is gone), and no bulk data, that is no pixel data, no
+ * binary value over MAX_INLINE_BINARY_BYTES and no text over MAX_INLINE_TEXT_BYTES. Only strings,
+ * numbers, null, arrays and objects remain.
  */
 export function toDicomJson(dataset: DcmjsDataset, options: JsonOptions): DicomJson {
   const json: DicomJson = {};

@@ -130,18 +130,19 @@ export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) 
 export type InstanceRow = Awaited<ReturnType<typeof searchInstances>>[number];
 
 /**
- * The stored metadata of the instances (PS3.18 F.2, without bulk data) as one JSON array built by
- * the database, with each instance's transfer syntax added: sent as it comes, never parsed here.
+ * The stored metadata of the instances (PS3.18 F.2, without bulk data), one JSON text per instance
+ * in the order given, each with its transfer syntax added: sent as it comes, never parsed here.
+ * Each row is its own text, so no answer is ever one string of every instance's metadata.
  */
-export async function metadataOf(db: Queryable, instanceIds: string[]): Promise<string> {
+export async function metadataOf(db: Queryable, instanceIds: string[]): Promise<string[]> {
   const result = await db.execute(sql`
-    select coalesce(json_agg(
-      ${dicomInstances.metadata} || jsonb_build_object(
+    select (${dicomInstances.metadata} || jsonb_build_object(
         '00083002', jsonb_build_object('vr', 'UI', 'Value', jsonb_build_array(${dicomInstances.transferSyntaxUid}))
-      ) order by ordinality), '[]')::text as json
+      ))::text as json
     from unnest(${sql.param(instanceIds)}::uuid[]) with ordinality as wanted(id, ordinality)
-    join ${dicomInstances} on ${dicomInstances.id} = wanted.id`);
-  return (result as { rows: { json: string }[] }).rows[0]!.json;
+    join ${dicomInstances} on ${dicomInstances.id} = wanted.id
+    order by wanted.ordinality`);
+  return (result as { rows: { json: string }[] }).rows.map((row) => row.json);
 }
 
 /**

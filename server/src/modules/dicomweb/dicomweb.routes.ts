@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
@@ -22,7 +22,7 @@ function pathOf(request: FastifyRequest): dicomweb.DicomPath {
 export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const signedIn = { preHandler: requireUser() };
 
-  function sendJson(reply: FastifyReply, json: string) {
+  function sendJson(reply: FastifyReply, json: string | Readable) {
     // Patient data: never stored by a cache (the default for /api is set the same way).
     return reply.type(DICOM_JSON).header('cache-control', 'no-store').send(json);
   }
@@ -59,9 +59,10 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
     '/dicomweb/studies/:study/series/:series/metadata',
     '/dicomweb/studies/:study/series/:series/instances/:instance/metadata',
   ]) {
-    app.get(url, signedIn, async (request, reply) =>
-      sendJson(reply, await dicomweb.metadataAt(ctx, currentUser(request), pathOf(request), request.ip)),
-    );
+    app.get(url, signedIn, async (request, reply) => {
+      const chunks = await dicomweb.metadataAt(ctx, currentUser(request), pathOf(request), request.ip);
+      return sendJson(reply, Readable.from(chunks, { objectMode: false }));
+    });
   }
 
   async function sendRendered(request: FastifyRequest, reply: FastifyReply, frameNumber: number) {

@@ -11,7 +11,7 @@ import {
   withIncludedFields,
 } from './dicom-attributes.js';
 import * as repo from './dicomweb.repository.js';
-import { parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery } from './qido-query.js';
+import { isUid, parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery } from './qido-query.js';
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
@@ -28,7 +28,16 @@ export interface SearchAnswer {
   ignored: string[];
 }
 
+/** The UIDs of a path name one study, series or instance each: no list, no wildcard. */
+const PATH_KEYWORDS = { study: 'StudyInstanceUID', series: 'SeriesInstanceUID', instance: 'SOPInstanceUID' };
+
 function readQuery(query: QueryString, level: QidoLevel, path: DicomPath): QidoQuery {
+  for (const part of ['study', 'series', 'instance'] as const) {
+    const uid = path[part];
+    if (uid !== undefined && !isUid(uid)) {
+      throw new InvalidInput(PATH_KEYWORDS[part], `"${uid.slice(0, 80)}" is not a UID.`);
+    }
+  }
   try {
     // Path parameters match exactly, like the same keys in the query string.
     return parseQidoQuery(
@@ -42,7 +51,7 @@ function readQuery(query: QueryString, level: QidoLevel, path: DicomPath): QidoQ
     );
   } catch (err) {
     if (err instanceof QidoQueryError) {
-      throw new InvalidInput('query', err.message);
+      throw new InvalidInput(err.path || 'query', err.message);
     }
     throw err;
   }
@@ -205,16 +214,28 @@ export async function instancesAt(
   return rows;
 }
 
-/** WADO-RS metadata (PS3.18 10.4.1.1.2): the stored attributes of every instance under the path. */
+/** Instances whose metadata one statement reads: each is at most DICOM_MAX_METADATA_BYTES. */
+const METADATA_BATCH = 32;
+
+/**
+ * WADO-RS metadata (PS3.18 10.4.1.1.2): the stored attributes of every instance under the path, as
+ * a JSON array streamed a few instances at a time, so memory stays bounded whatever the study holds.
+ * The access check, the 404 and the audit happen before the first byte.
+ */
 export async function metadataAt(
   ctx: AppContext,
   user: AuthUser,
   path: DicomPath,
   ip: string,
-): Promise<string> {
-  const rows = await instancesAt(ctx, user, path, ip);
-  return repo.metadataOf(
-    ctx.db,
-    rows.map((row) => row.instanceId),
-  );
+): Promise<AsyncIterable<string>> {
+  const ids = (await instancesAt(ctx, user, path, ip)).map((row) => row.instanceId);
+  async function* chunks(): AsyncGenerator<string> {
+    yield '[';
+    for (let start = 0; start < ids.length; start += METADATA_BATCH) {
+      const texts = await repo.metadataOf(ctx.db, ids.slice(start, start + METADATA_BATCH));
+      yield (start > 0 ? ',' : '') + texts.join(',');
+    }
+    yield ']';
+  }
+  return chunks();
 }

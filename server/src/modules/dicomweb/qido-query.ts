@@ -40,7 +40,26 @@ const LEVEL_ORDER: QidoLevel[] = ['study', 'series', 'instance'];
 const PAGING = new Set(['limit', 'offset', 'includefield', 'fuzzymatching']);
 export const MAX_QIDO_LIMIT = 1000;
 
-export class QidoQueryError extends Error {}
+/** A query value that cannot match anything; `path` names the attribute (or paging key) at fault. */
+export class QidoQueryError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A UID is digits and dots, at most 64 characters (PS3.5 9.1). */
+const UID = /^[0-9]+(\.[0-9]+)*$/;
+
+/** Whether a path segment names exactly one UID: no list, no wildcard. */
+export function isUid(value: string): boolean {
+  return value.length <= 64 && UID.test(value);
+}
+
+/** Integer attributes (IS, US, UL) are stored as 32-bit integers. */
+const MAX_INTEGER = 2 ** 31 - 1;
 
 export interface QidoQuery {
   /** Conditions by level; the caller maps each to its table's columns. */
@@ -83,7 +102,7 @@ function toInteger(raw: string | undefined, fallback: number, max: number, name:
     return fallback;
   }
   if (!/^\d+$/.test(raw)) {
-    throw new QidoQueryError(`${name} must be a whole number.`);
+    throw new QidoQueryError(`${name} must be a whole number.`, name);
   }
   return Math.min(Number(raw), max);
 }
@@ -135,7 +154,7 @@ export function parseQidoQuery(
     }
     for (const value of values) {
       if (value !== '' && value !== '*') {
-        checkValue(key.matching, value);
+        checkValue(key, value);
         result.matches.push({ key, value });
       }
     }
@@ -143,12 +162,29 @@ export function parseQidoQuery(
   return result;
 }
 
-/** Refuses a date or number that cannot match anything, before any SQL is built. */
-function checkValue(matching: Matching, value: string): void {
-  if (matching === 'date') {
-    value.split('-').filter(Boolean).forEach(dicomDate);
-  } else if (matching === 'number' && !/^-?\d+$/.test(value)) {
-    throw new QidoQueryError(`"${value}" is not a number.`);
+/** Refuses a date, number or UID that cannot match anything, before any SQL is built. */
+function checkValue(key: MatchKey, value: string): void {
+  try {
+    if (key.matching === 'date') {
+      const bounds = value.split('-');
+      if (bounds.length > 2 || bounds.every((bound) => bound === '')) {
+        throw new QidoQueryError(`"${value}" is not a date or a range of dates.`, key.keyword);
+      }
+      bounds.filter(Boolean).forEach(dicomDate);
+    } else if (key.matching === 'number') {
+      if (!/^-?\d{1,10}$/.test(value) || Math.abs(Number(value)) > MAX_INTEGER) {
+        throw new QidoQueryError(`"${value}" is not a whole number this attribute can hold.`, key.keyword);
+      }
+    } else if (key.matching === 'uid') {
+      if (!value.split(/[,\\]/).every((uid) => isUid(uid.trim()))) {
+        throw new QidoQueryError(`"${value}" is not a UID or a list of UIDs.`, key.keyword);
+      }
+    }
+  } catch (err) {
+    if (err instanceof QidoQueryError) {
+      throw new QidoQueryError(err.message, key.keyword);
+    }
+    throw err;
   }
 }
 
@@ -164,10 +200,18 @@ function likePattern(value: string): string {
     .replaceAll('?', '_');
 }
 
+/** A DA value as YYYY-MM-DD; a date that does not exist (month 13, 30 February) is refused. */
 function dicomDate(value: string): string {
   const digits = value.replaceAll('.', '');
-  if (!/^\d{8}$/.test(digits)) {
-    throw new QidoQueryError(`"${value}" is not a date (YYYYMMDD).`);
+  const [year, month, day] = [digits.slice(0, 4), digits.slice(4, 6), digits.slice(6, 8)].map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const isReal =
+    /^\d{8}$/.test(digits) &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day;
+  if (!isReal) {
+    throw new QidoQueryError(`"${value}" is not a date (YYYYMMDD).`, '');
   }
   return `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6, 8)}`;
 }

@@ -1,18 +1,21 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { DicomJsonDataset } from '@ra/shared';
+import { STUDY_MESSAGES, type DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError, InvalidInput } from '../../lib/errors.js';
+import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor } from '../access/access.policy.js';
 import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
-import { sortReads } from '../studies/study-files.js';
+import { sortReads, type RefusedFile } from '../studies/study-files.js';
 import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
 import {
   fileOneStudy,
   groupByStudy,
   guardPatient,
   receivingTarget,
+  type FiledStudy,
+  type FilingTarget,
+  type StudyFiles,
 } from '../studies/study-ingest.service.js';
 import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
 
@@ -27,8 +30,32 @@ const stowLimits = (ctx: AppContext) => ({
 });
 
 export const NO_PATIENT = 'Name the patient to file the studies under (?patient=<uid>).';
-/** PS3.18 Table I.2-2: "Error: Cannot understand" — the part is not a DICOM instance we can read. */
-const CANNOT_UNDERSTAND = 0xc000;
+
+/** PS3.18 Table I.2-2's failure reasons (0008,1197), and which refusal of ours is which. */
+const FAILURE = {
+  outOfResources: 0xa700,
+  cannotUnderstand: 0xc000,
+  processingFailure: 0x0110,
+} as const;
+const FAILURE_OF_REASON: Record<string, number> = {
+  [STUDY_MESSAGES.metadataTooLarge]: FAILURE.outOfResources,
+  [STUDY_MESSAGES.storageFull]: FAILURE.outOfResources,
+  [STUDY_MESSAGES.processingFailed]: FAILURE.processingFailure,
+  [STUDY_MESSAGES.cannotAddToStudy]: FAILURE.processingFailure,
+  [STUDY_MESSAGES.studyChanged]: FAILURE.processingFailure,
+};
+
+/** A FailedSOPSequence item: the instance, when it could be read far enough to name it, and why. */
+function failureItem(failed: Pick<RefusedFile, 'reason' | 'instance'>) {
+  const item: DicomJsonDataset = {
+    '00081197': { vr: 'US', Value: [FAILURE_OF_REASON[failed.reason] ?? FAILURE.cannotUnderstand] },
+  };
+  if (failed.instance) {
+    item['00081150'] = { vr: 'UI', Value: [failed.instance.sopClassUid] };
+    item['00081155'] = { vr: 'UI', Value: [failed.instance.sopInstanceUid] };
+  }
+  return item;
+}
 
 export interface StowAnswer {
   status: 200 | 202 | 409;
@@ -108,45 +135,58 @@ export async function storeInstances(
       // Every part handed over is written or failed before the work folder can be removed.
       await Promise.allSettled(reads);
     }
-    const { files, skipped: failed } = sortReads(await Promise.all(reads));
+    const { files, skipped } = sortReads(await Promise.all(reads));
+    const failed: RefusedFile[] = [...skipped];
     const groups = groupByStudy(files);
-    if (request.patient) {
-      const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      const filed = await guardPatient(ctx, target, groups);
-      for (const group of groups) {
-        await fileOneStudy(ctx, user, target, group, {
-          recommendationId: null,
-          ip: request.ip,
-          isFromClient: true,
-          filed: filed.get(group.studyInstanceUid) ?? null,
-        });
-      }
-    } else {
-      for (const group of groups) {
-        const source = request.source.slice(0, 200);
-        const { target, filed } = await receivingTarget(ctx, user, group, source);
+    // Each study is filed on its own: one that cannot be filed fails its own instances, not the
+    // other studies of the request.
+    const storedGroups: StudyFiles[] = [];
+    const fileGroup = async (group: StudyFiles, target: FilingTarget, filed: FiledStudy | null) => {
+      try {
         await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,
           isFromClient: true,
           filed,
         });
+        storedGroups.push(group);
+      } catch (err) {
+        const reason = err instanceof RuleViolation ? err.message : STUDY_MESSAGES.processingFailed;
+        if (!(err instanceof RuleViolation)) {
+          ctx.log.error({ err, study: group.studyInstanceUid }, 'STOW-RS could not file a study');
+        }
+        failed.push(...group.files.map((file) => ({ name: file.name, reason, instance: file.instance })));
+      }
+    };
+    if (request.patient) {
+      const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
+      const filed = await guardPatient(ctx, target, groups);
+      for (const group of groups) {
+        await fileGroup(group, target, filed.get(group.studyInstanceUid) ?? null);
+      }
+    } else {
+      for (const group of groups) {
+        const source = request.source.slice(0, 200);
+        const { target, filed } = await receivingTarget(ctx, user, group, source);
+        await fileGroup(group, target, filed);
       }
     }
 
-    // Instances the archive already held count as stored: they are there to be retrieved.
-    const referenced = files.map(({ instance }) => ({
-      '00081150': { vr: 'UI', Value: [instance.sopClassUid] },
-      '00081155': { vr: 'UI', Value: [instance.sopInstanceUid] },
-      '00081190': {
-        vr: 'UR',
-        Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
-      },
-    }));
-    const failures = failed.map(() => ({ '00081197': { vr: 'US', Value: [CANNOT_UNDERSTAND] } }));
+    // Instances the patient already held count as stored: they are there to be retrieved.
+    const referenced = storedGroups.flatMap((group) =>
+      group.files.map(({ instance }) => ({
+        '00081150': { vr: 'UI', Value: [instance.sopClassUid] },
+        '00081155': { vr: 'UI', Value: [instance.sopInstanceUid] },
+        '00081190': {
+          vr: 'UR',
+          Value: [urlOf(instance.studyInstanceUid, instance.seriesInstanceUid, instance.sopInstanceUid)],
+        },
+      })),
+    );
+    const failures = failed.map(failureItem);
     const body: DicomJsonDataset = {};
-    if (groups.length === 1) {
-      body['00081190'] = { vr: 'UR', Value: [urlOf(groups[0]!.studyInstanceUid)] };
+    if (storedGroups.length === 1) {
+      body['00081190'] = { vr: 'UR', Value: [urlOf(storedGroups[0]!.studyInstanceUid)] };
     }
     if (failures.length > 0) {
       body['00081198'] = sequence(failures);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { inParallel, STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
+import { clipSummary, instanceBounds, refusalOf } from '../dicom/instance-checks.js';
 import { extractZip, ZIP_LIMITS, ZipRefused } from '../dicom/zip-extract.js';
 import { hasDicomMarker, startsAsDicom, type DicomPurpose } from '../uploads/dicom-upload.js';
 import { BundleRefused, extractBundle } from './study-bundle.js';
@@ -18,6 +19,11 @@ export interface DicomFile {
   size: number;
   instance: DicomInstance;
 }
+
+/** A file refused, and the instance it holds when it could be read far enough to name it (for STOW-RS). */
+export type RefusedFile = SkippedFile & {
+  instance?: Pick<DicomInstance, 'sopClassUid' | 'sopInstanceUid'>;
+};
 
 export interface UploadToRead {
   id: string;
@@ -62,7 +68,7 @@ export async function readDicomFile(
   name: string,
   file: string,
   bytes?: Buffer,
-): Promise<{ file: DicomFile } | { skipped: SkippedFile } | undefined> {
+): Promise<{ file: DicomFile } | { skipped: RefusedFile } | undefined> {
   const size = bytes?.length ?? (await fs.stat(file)).size;
   if (!(bytes ? startsAsDicom(bytes) : await hasDicomMarker(file))) {
     return { skipped: { name, reason: STUDY_MESSAGES.notDicom } };
@@ -75,8 +81,17 @@ export async function readDicomFile(
     if (!hasValidUids(instance)) {
       return { skipped: { name, reason: STUDY_MESSAGES.unreadable } };
     }
-    return { file: { name, path: file, size, instance } };
+    const refusal = refusalOf(instance, instanceBounds());
+    if (refusal) {
+      const { sopClassUid, sopInstanceUid } = instance;
+      return { skipped: { name, reason: refusal, instance: { sopClassUid, sopInstanceUid } } };
+    }
+    return { file: { name, path: file, size, instance: clipSummary(instance) } };
   } catch (err) {
+    // A dataset nested deeper than the stack is a file we cannot read, not a fault of ours.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      return { skipped: { name, reason: STUDY_MESSAGES.unreadable } };
+    }
     if (!(err instanceof DicomReadError)) {
       throw err;
     }
@@ -165,9 +180,9 @@ export async function readDicomUploads(
 }
 
 /** The files read as DICOM, and those that could not be, with why; the media index is neither. */
-export function sortReads(reads: Read[]): { files: DicomFile[]; skipped: SkippedFile[] } {
+export function sortReads(reads: Read[]): { files: DicomFile[]; skipped: RefusedFile[] } {
   const files: DicomFile[] = [];
-  const skipped: SkippedFile[] = [];
+  const skipped: RefusedFile[] = [];
   for (const read of reads) {
     if (read && 'file' in read) {
       files.push(read.file);

@@ -206,15 +206,25 @@ export async function fileStudies(
       // Another request filed some of them meanwhile; nothing stays half claimed.
       throw new InvalidInput('uploads', UPLOAD_NOT_FOUND);
     }
-    // From here the files move into storage: a failure leaves the uploads claimed, their bytes gone.
+    // From here the files move into storage. Each study is filed on its own: one that fails has
+    // its files reported as refused, and the other studies are filed all the same.
     const items: UploadStudyResponse['items'] = [];
     for (const group of groups) {
       const before = filed.get(group.studyInstanceUid) ?? null;
-      items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip, filed: before }));
+      try {
+        items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip, filed: before }));
+      } catch (err) {
+        if (!(err instanceof RuleViolation)) {
+          ctx.log.error({ err, study: group.studyInstanceUid }, 'a study of an upload could not be filed');
+        }
+        const reason = err instanceof RuleViolation ? err.message : STUDY_MESSAGES.processingFailed;
+        skipped.push(...group.files.map((file) => ({ name: file.name, reason })));
+      }
     }
     // A folder's bundles are dozens of large files: removed side by side.
     await inParallel(ids, FILES_READ_AT_ONCE, (id) => forgetUploadFiles(ctx, id));
-    return { success: true, items, skipped };
+    // What a refusal names of the instance is for STOW-RS; the page shows the file and the reason.
+    return { success: true, items, skipped: skipped.map(({ name, reason }) => ({ name, reason })) };
   } finally {
     await removeWorkDir(workDir);
   }
