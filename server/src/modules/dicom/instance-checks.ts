@@ -42,7 +42,7 @@ function datasetHoldsNul(dataset: DicomJson): boolean {
     for (const element of Object.values(current)) {
       for (const value of element?.Value ?? []) {
         if (element.vr === 'SQ' && isDataset(value)) {
-          pending.push(value as DicomJson);
+          pending.push(value);
         } else if (holdsNul(value)) {
           return true;
         }

@@ -204,7 +204,7 @@ function likePattern(value: string): string {
 function dicomDate(value: string): string {
   const digits = value.replaceAll('.', '');
   const [year, month, day] = [digits.slice(0, 4), digits.slice(4, 6), digits.slice(6, 8)].map(Number);
-  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const date = new Date(Date.UTC(year!, month! - 1, day));
   const isReal =
     /^\d{8}$/.test(digits) &&
     date.getUTCFullYear() === year &&
