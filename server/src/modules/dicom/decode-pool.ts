@@ -80,6 +80,8 @@ export interface DecodePoolOptions extends DecodeLimits {
 export class DecodePool {
   private readonly pool: Piscina;
   private readonly bounds: ReadBounds;
+  /** Reads running or waiting for a thread. */
+  private inFlight = 0;
 
   constructor(private readonly options: DecodePoolOptions) {
     this.bounds = { maxInstanceBytes: options.maxInstanceBytes, maxPixels: options.maxRenderPixels };
@@ -102,11 +104,19 @@ export class DecodePool {
   }
 
   private async run<T>(name: string, task: object, transfer: ArrayBuffer[]): Promise<Outcome<T>> {
+    // Counted here as well as by piscina, whose maxQueue lets every task with an AbortSignal queue.
+    if (this.inFlight >= this.options.threads + this.options.maxQueue) {
+      throw new DecodeBusy();
+    }
+    this.inFlight += 1;
     try {
       return (await this.pool.run(task, {
         name,
         transferList: transfer,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        // The limit counts from the call, so a read queued behind others is given their time too.
+        signal: AbortSignal.timeout(
+          this.options.timeoutMs * (1 + Math.ceil(this.pool.queueSize / this.options.threads)),
+        ),
       })) as Outcome<T>;
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
@@ -121,6 +131,8 @@ export class DecodePool {
         throw new DecodeOverLimit('Reading the image took more memory than a read may.', { cause: err });
       }
       throw err;
+    } finally {
+      this.inFlight -= 1;
     }
   }
 

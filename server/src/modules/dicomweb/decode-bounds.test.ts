@@ -1,0 +1,216 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import {
+  deflateBomb,
+  elementBomb,
+  fragmentsOf,
+  hostileUids,
+  multiFrameRle,
+  multiFrameSamples,
+  pixelBomb,
+  type HostileUids,
+} from '../../../test/dicom-bombs.js';
+import { stow } from '../../../test/stow.js';
+import { dicomInstances } from '../../db/schema/index.js';
+import { linkPatient } from '../patients/patients.repository.js';
+
+/*
+ * The files of a penetration test, stored and read back through the real HTTP server: none of them
+ * may hold the main thread (measured as /api/health answering while they are read) or make the
+ * server allocate what they declare.
+ */
+
+const RLE = '1.2.840.10008.1.2.5';
+const OCTET_STREAM = 'multipart/related; type="application/octet-stream"';
+
+let t: TestApp;
+let base = '';
+let token = '';
+let patientId = '';
+
+async function startServer(env: Record<string, string>, isWorkingJobs = true) {
+  const app = await createTestApp(env, { jobPollingSeconds: 0.5, isWorkingJobs });
+  const physician = await createPhysician(app.database.db);
+  const patient = await createPatient(app.database.db);
+  await linkPatient(app.database.db, patient.id, physician.id);
+  const session = await signIn(app.app, physician.email);
+  const url = await app.app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url, token: session.token, patientId: patient.id };
+}
+
+beforeAll(async () => {
+  const server = await startServer({});
+  ({ url: base, token, patientId } = server);
+  t = server.app;
+}, 60_000);
+afterAll(() => t.close());
+
+async function store(app: TestApp, files: Buffer[], patient = patientId, bearer = token) {
+  const response = await stow(app.app, bearer, files, `?patient=${patient}&confirm_patient_mismatch=true`);
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/**
+ * An instance whose stored file is `file`, as if stored before today's bounds: a plain 64 × 64 image
+ * of the same UIDs is stored, then its file replaced.
+ */
+async function storeAsIs(app: TestApp, uids: HostileUids, file: Buffer, patient = patientId, bearer = token) {
+  await store(app, [elementBomb(uids, 0)], patient, bearer);
+  const [row] = await app.database.db
+    .select({ key: dicomInstances.storageKey })
+    .from(dicomInstances)
+    .where(eq(dicomInstances.sopInstanceUid, uids.sop));
+  await app.app.ctx.storage.putBuffer(row!.key, file);
+}
+
+const instanceUrl = (uids: HostileUids) =>
+  `/dicomweb/studies/${uids.study}/series/${uids.series}/instances/${uids.sop}`;
+
+function get(url: string, accept: string, bearer = token, at = base) {
+  return fetch(`${at}${url}`, { headers: { authorization: `Bearer ${bearer}`, accept } });
+}
+
+/**
+ * Runs `read` while /api/health is asked every 20 ms over HTTP, and returns what `read` gave and
+ * the slowest health answer, in milliseconds.
+ */
+async function withHealthWatch<T>(read: () => Promise<T>): Promise<{ result: T; slowestHealth: number }> {
+  let slowest = 0;
+  let isReading = true;
+  const watch = (async () => {
+    while (isReading) {
+      const started = performance.now();
+      const response = await fetch(`${base}/api/health`);
+      await response.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    return { result: await read(), slowestHealth: slowest };
+  } finally {
+    isReading = false;
+    await watch;
+  }
+}
+
+describe('hostile DICOM files', () => {
+  it('renders a deflate bomb on a decode thread: 413, while /api/health answers within 100 ms', async () => {
+    // About 300 KB that inflate to 300 MB: a 12247 × 12247 frame of zeros.
+    const uids = hostileUids();
+    const bomb = await deflateBomb(uids, 300 * 1024 ** 2);
+    expect(bomb.length).toBeLessThan(400_000);
+    await store(t, [bomb]);
+    const { result, slowestHealth } = await withHealthWatch(async () => {
+      const response = await get(`${instanceUrl(uids)}/rendered`, 'image/jpeg');
+      return { status: response.status, body: await response.text() };
+    });
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body)).toEqual({ error: expect.stringContaining('too large') });
+    expect(slowestHealth).toBeLessThan(100);
+  }, 120_000);
+
+  it('refuses a 2 KB JPEG-LS frame declaring 12000 × 12000 pixels at once, without decoding it', async () => {
+    const uids = hostileUids();
+    const bomb = await pixelBomb(uids);
+    expect(bomb.length).toBeLessThan(8192);
+    await store(t, [bomb]);
+    const started = performance.now();
+    // Uncompressed, as the penetration test asked: 288 MB to decode.
+    const frames = await get(`${instanceUrl(uids)}/frames/1`, OCTET_STREAM);
+    const body = await frames.arrayBuffer();
+    expect(frames.status).toBe(413);
+    expect(body.byteLength).toBeLessThan(1000);
+    const rendered = await get(`${instanceUrl(uids)}/rendered`, 'image/png');
+    expect(rendered.status).toBe(413);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // As stored, the 2 KB codestream is what the client asked for: nothing is decoded.
+    const stored = await get(`${instanceUrl(uids)}/frames/1`, `${OCTET_STREAM}; transfer-syntax=*`);
+    expect(stored.status).toBe(200);
+    expect((await stored.arrayBuffer()).byteLength).toBeLessThan(8192);
+  }, 120_000);
+
+  it('reads a file of a million private elements without holding /api/health', async () => {
+    const uids = hostileUids();
+    // Stored as is: ingest may refuse its metadata, while an older archive holds such files.
+    await storeAsIs(t, uids, elementBomb(uids, 1_000_000));
+    const { result, slowestHealth } = await withHealthWatch(async () => {
+      const response = await get(`${instanceUrl(uids)}/rendered`, 'image/png');
+      return response.status;
+    });
+    // Drawn, or past the time a read may take: either way on a decode thread.
+    expect([200, 413]).toContain(result);
+    expect(slowestHealth).toBeLessThan(100);
+  }, 180_000);
+
+  it("serves frame N of a 400-frame RLE instance as that frame's fragment, reading only its bytes", async () => {
+    // No preview job here: only the requests read the stored file.
+    const quiet = await startServer({}, false);
+    const uids = hostileUids();
+    const image = { rows: 64, columns: 64, frames: 400 };
+    const file = await multiFrameRle(uids, image);
+    const fragments = fragmentsOf(file);
+    expect(fragments).toHaveLength(400);
+    await store(quiet.app, [file], quiet.patientId, quiet.token);
+    const read = vi.spyOn(quiet.app.app.ctx.storage, 'read');
+    const readBytes = vi.spyOn(quiet.app.app.ctx.storage, 'readBytes');
+    try {
+      const response = await quiet.app.app.inject({
+        method: 'GET',
+        url: `${instanceUrl(uids)}/frames/300`,
+        headers: {
+          authorization: `Bearer ${quiet.token}`,
+          accept: `multipart/related; type="image/dicom-rle"; transfer-syntax=${RLE}`,
+        },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.rawPayload.toString('latin1')).toContain(`transfer-syntax=${RLE}`);
+      expect(response.rawPayload.includes(fragments[299]!)).toBe(true);
+      expect(response.rawPayload.length).toBeLessThan(fragments[299]!.length + 1000);
+      // One range read of the frame's item, and the whole file never opened.
+      expect(read).not.toHaveBeenCalled();
+      expect(readBytes).toHaveBeenCalledTimes(1);
+      const [, range] = readBytes.mock.calls[0]!;
+      expect(range.end - range.start + 1).toBe(fragments[299]!.length + 8);
+
+      // Asked for uncompressed, only that frame is decoded: its samples exactly.
+      const decoded = await quiet.app.app.inject({
+        method: 'GET',
+        url: `${instanceUrl(uids)}/frames/300`,
+        headers: { authorization: `Bearer ${quiet.token}`, accept: OCTET_STREAM },
+      });
+      expect(decoded.statusCode).toBe(200);
+      const frameBytes = image.rows * image.columns * 2;
+      const expected = multiFrameSamples(image).subarray(299 * frameBytes, 300 * frameBytes);
+      expect(decoded.rawPayload.includes(expected)).toBe(true);
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+      readBytes.mockRestore();
+      await quiet.app.close();
+    }
+  }, 120_000);
+
+  it('answers 503 with Retry-After when every decode thread is busy and the queue is full', async () => {
+    const busy = await startServer({ DICOM_DECODE_THREADS: '1', DICOM_DECODE_QUEUE: '1' });
+    try {
+      // A deflate bomb keeps the one thread inflating for a second or more at each read.
+      const uids = hostileUids();
+      await store(busy.app, [await deflateBomb(uids, 300 * 1024 ** 2)], busy.patientId, busy.token);
+      const rendered = () => get(`${instanceUrl(uids)}/rendered`, 'image/png', busy.token, busy.url);
+      // Once the thread has started, one read runs, one waits and the others are refused at once.
+      expect((await rendered()).status).toBe(413);
+      const responses = await Promise.all(Array.from({ length: 6 }, rendered));
+      const statuses = responses.map((response) => response.status);
+      // Those that ran found the bomb over its bounds.
+      expect(statuses).toContain(503);
+      expect(statuses).toContain(413);
+      const refused = responses.find((response) => response.status === 503)!;
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await busy.app.close();
+    }
+  }, 120_000);
+});
