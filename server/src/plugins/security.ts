@@ -13,7 +13,10 @@ const HELMET_OPTIONS: HelmetOptions = {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // The viewer's image decoders (JPEG 2000, JPEG-LS, HTJ2K, JPEG) are WebAssembly, compiled in
+      // its workers, which take this policy from their scripts' answers. 'wasm-unsafe-eval' allows
+      // compiling WebAssembly and nothing else: eval and inline scripts stay forbidden.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       // React and Bootstrap set inline style attributes (positions, progress widths); no inline scripts.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
