@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'r
 import { createPortal } from 'react-dom';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DICOM_TAGS, firstValue, type KeyImage } from '@ra/shared';
 import { utilities as toolUtilities } from '@cornerstonejs/tools';
@@ -10,6 +9,7 @@ import { useAuth } from '../../../app/auth/auth-context';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
 import { registerSeriesStack, type StackSlice } from '../cornerstone/series-stack';
+import { failureMessage } from '../cornerstone/image-failure';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
@@ -17,6 +17,7 @@ import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
 import { AnnotationStatus } from './AnnotationStatus';
+import { StackProgress } from './StackProgress';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { ViewerToolbar } from './ViewerToolbar';
 import { ViewportOverlay, type OverlayFacts } from './ViewportOverlay';
@@ -91,12 +92,16 @@ export default function DiagnosticViewer({
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   const [section, setSection] = useState<HTMLElement | null>(null);
   const slices = stack.data;
-  const [attempt, setAttempt] = useState(0);
+  // A retry opens the stack again on the image that failed.
+  const [retry, setRetry] = useState<{ attempt: number; index?: number }>({ attempt: 0 });
   const start = useMemo(() => {
+    if (retry.index !== undefined) {
+      return { index: retry.index };
+    }
     const index = initialView ? (slices?.findIndex((slice) => isFrameOf(initialView, slice)) ?? -1) : -1;
     return index < 0 ? undefined : { index, window: initialView?.window };
-  }, [slices, initialView]);
-  const { viewport, state, toolGroupId } = useStackViewport(element, slices, attempt, start);
+  }, [slices, initialView, retry.index]);
+  const { viewport, state, toolGroupId } = useStackViewport(element, slices, retry.attempt, start);
   // In a layout of several viewports, full screen shows them all.
   const view = useViewCommands(viewport, layoutCell?.container ?? section);
   const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
@@ -130,6 +135,7 @@ export default function DiagnosticViewer({
   );
 
   const slice = slices?.[state.index];
+  const sliceFailure = slice && state.failed.get(slice.imageId);
   const isKeyImage = Boolean(slice && keyImages?.marked.some((keyImage) => isFrameOf(keyImage, slice)));
   const canToggleKeyImage =
     keyImages !== undefined &&
@@ -269,6 +275,12 @@ export default function DiagnosticViewer({
         onContextMenu={(event) => event.preventDefault()}
       >
         <div ref={setElement} className="viewer-viewport" data-testid="viewer-viewport" />
+        {sliceFailure && (
+          // Covers whatever was drawn before, which is not this image; the alert below says it.
+          <div className="viewer-image-failure" aria-hidden="true">
+            {failureMessage(sliceFailure, state.index + 1)}
+          </div>
+        )}
         <ViewportOverlay
           facts={facts}
           slice={slice}
@@ -278,10 +290,14 @@ export default function DiagnosticViewer({
           zoom={state.zoom}
         />
       </div>
-      {state.isFailed && (
+      {sliceFailure && (
         <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2 mt-2 mb-0">
-          <span>The image could not be loaded.</span>
-          <Button variant="outline-danger" size="sm" onClick={() => setAttempt((count) => count + 1)}>
+          <span>{failureMessage(sliceFailure, state.index + 1)}</span>
+          <Button
+            variant="outline-danger"
+            size="sm"
+            onClick={() => setRetry(({ attempt }) => ({ attempt: attempt + 1, index: state.index }))}
+          >
             Retry
           </Button>
         </Alert>
@@ -302,20 +318,7 @@ export default function DiagnosticViewer({
         />
       </div>
       <AnnotationStatus status={annotations.status} isLoadFailed={annotations.isLoadFailed} />
-      {state.loaded < count && (
-        <div className="mt-2" role="status" data-testid="viewer-progress">
-          <ProgressBar
-            now={state.loaded}
-            max={count}
-            label={`${state.loaded} / ${count}`}
-            visuallyHidden
-            aria-label="Images loaded"
-          />
-          <small className="text-body-secondary">
-            Loaded {state.loaded} of {count} images
-          </small>
-        </div>
-      )}
+      <StackProgress loaded={state.loaded} failed={[...state.failed.values()]} count={count} />
       <ShortcutsDialog show={isHelpShown} onClose={() => setIsHelpShown(false)} />
     </section>
   );

@@ -8,11 +8,12 @@ import {
   type Types,
 } from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
+import { failureOf, type ImageFailure } from './image-failure';
 import { createToolGroup } from './viewer-tools';
 import { rangeOfWindow, windowOfRange, type Window } from './window-presets';
 
 export interface ViewportState {
-  /** 0-based index of the image shown. */
+  /** 0-based index of the image shown, or asked for (it may yet fail). */
   index: number;
   window: Window | null;
   zoom: number;
@@ -20,8 +21,11 @@ export interface ViewportState {
   loaded: number;
   /** Milliseconds from mounting to the first image drawn; null until then. */
   firstImageMs: number | null;
-  /** The first image could not be fetched or decoded. */
-  isFailed: boolean;
+  /**
+   * Images of the stack whose last load failed, by image id, and why: the viewer says so rather
+   * than count them as still coming. A later load that succeeds takes one off.
+   */
+  failed: ReadonlyMap<string, ImageFailure>;
 }
 
 const INITIAL_STATE: ViewportState = {
@@ -30,7 +34,7 @@ const INITIAL_STATE: ViewportState = {
   zoom: 1,
   loaded: 0,
   firstImageMs: null,
-  isFailed: false,
+  failed: new Map(),
 };
 
 /** Where a stack opens: an image of it, with a window of its own rather than the file's. */
@@ -88,6 +92,12 @@ export function useStackViewport(
     const handleNewImage = () => {
       setState((current) => ({ ...current, index: stack.getCurrentImageIdIndex() }));
     };
+    // The image asked for becomes the current one at once: if it fails, the viewer says which
+    // image failed instead of leaving the one before on screen under its own number.
+    const handleImageAsked = (event: Event) => {
+      const { imageIdIndex } = (event as CustomEvent<{ imageIdIndex: number }>).detail;
+      setState((current) => (current.index === imageIdIndex ? current : { ...current, index: imageIdIndex }));
+    };
     const showRange = (range: { lower: number; upper: number } | undefined) => {
       if (!range) {
         return;
@@ -117,22 +127,36 @@ export function useStackViewport(
         setState((current) => ({ ...current, firstImageMs: drawnAt - mountedAt.current }));
       }
     };
+    const failed = new Map<string, ImageFailure>();
     const handleLoaded = (event: Event) => {
       const { image } = (event as CustomEvent<{ image: { imageId: string } }>).detail;
       if (inStack.has(image.imageId) && !loaded.has(image.imageId)) {
         loaded.add(image.imageId);
-        setState((current) => ({ ...current, loaded: loaded.size }));
+        failed.delete(image.imageId);
+        setState((current) => ({ ...current, loaded: loaded.size, failed: new Map(failed) }));
       }
     };
+    // A frame that cannot be fetched or decoded announces nothing on the viewport: without this
+    // the progress would wait for it for ever.
+    const handleLoadFailed = (event: Event) => {
+      const { imageId, error } = (event as CustomEvent<{ imageId: string; error: unknown }>).detail;
+      if (inStack.has(imageId) && !loaded.has(imageId)) {
+        failed.set(imageId, failureOf(error));
+        setState((current) => ({ ...current, failed: new Map(failed) }));
+      }
+    };
+    element.addEventListener(Enums.Events.PRE_STACK_NEW_IMAGE, handleImageAsked);
     element.addEventListener(Enums.Events.STACK_NEW_IMAGE, handleNewImage);
     element.addEventListener(Enums.Events.VOI_MODIFIED, handleVoi);
     element.addEventListener(Enums.Events.CAMERA_MODIFIED, handleCamera);
     element.addEventListener(Enums.Events.IMAGE_RENDERED, handleRendered);
     eventTarget.addEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
+    eventTarget.addEventListener(Enums.Events.IMAGE_LOAD_FAILED, handleLoadFailed);
 
     let isActive = true;
-    setState((current) => ({ ...current, isFailed: false }));
-    stack.setStack(imageIds, Math.min(imageIds.length - 1, Math.max(0, first))).then(
+    setState((current) => ({ ...current, failed: new Map() }));
+    const firstIndex = Math.min(imageIds.length - 1, Math.max(0, first));
+    stack.setStack(imageIds, firstIndex).then(
       () => {
         if (!isActive) {
           return;
@@ -146,10 +170,20 @@ export function useStackViewport(
         // The rest of the stack is fetched in the background, nearest images first.
         toolUtilities.stackPrefetch.enable(element);
       },
-      () => {
-        if (isActive) {
-          setState((current) => ({ ...current, isFailed: true }));
+      (error: unknown) => {
+        if (!isActive) {
+          return;
         }
+        // The loader has announced its failure; anything else that stopped the stack opening is
+        // put down to the first image, so that the viewer never waits for it in silence.
+        const imageId = imageIds[firstIndex]!;
+        if (!failed.has(imageId)) {
+          failed.set(imageId, failureOf(error));
+          setState((current) => ({ ...current, failed: new Map(failed) }));
+        }
+        // The other images of the stack may still be read.
+        setViewport(stack);
+        toolUtilities.stackPrefetch.enable(element);
       },
     );
 
@@ -161,11 +195,13 @@ export function useStackViewport(
       resize.disconnect();
       toolUtilities.cine.stopClip(element);
       toolUtilities.stackPrefetch.disable(element);
+      element.removeEventListener(Enums.Events.PRE_STACK_NEW_IMAGE, handleImageAsked);
       element.removeEventListener(Enums.Events.STACK_NEW_IMAGE, handleNewImage);
       element.removeEventListener(Enums.Events.VOI_MODIFIED, handleVoi);
       element.removeEventListener(Enums.Events.CAMERA_MODIFIED, handleCamera);
       element.removeEventListener(Enums.Events.IMAGE_RENDERED, handleRendered);
       eventTarget.removeEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
+      eventTarget.removeEventListener(Enums.Events.IMAGE_LOAD_FAILED, handleLoadFailed);
       ToolGroupManager.destroyToolGroup(toolGroupId);
       engine.destroy();
       setViewport(null);
