@@ -17,6 +17,7 @@ import {
 } from '@cornerstonejs/tools';
 import { getAccessToken } from '../../../lib/api-client';
 import { registerRasterImageLoader } from './raster-image-loader';
+import { checkFrameResponse } from './codestream-check';
 
 /**
  * Decoded images kept in memory across viewers: a 500-slice CT at 16 bits is about 260 MB, so
@@ -61,7 +62,8 @@ export function hasSoftwareWebGl(): boolean {
 
 /**
  * Starts Cornerstone once per page: the renderer, the DICOMweb image loader (frames fetched from
- * our /dicomweb with the signed-in user's bearer token, decoded in web workers), the loader of
+ * our /dicomweb with the signed-in user's bearer token, decoded in web workers once their
+ * codestream is checked), the loader of
  * raster archive items (JPEG, PNG) and the tools.
  */
 export function setUpCornerstone(): Promise<void> {
@@ -78,6 +80,13 @@ export function setUpCornerstone(): Promise<void> {
         const token = getAccessToken();
         return token ? { Authorization: `Bearer ${token}` } : {};
       },
+      // A frame refused here fails to load, and the viewer says it could not be decoded. Refused
+      // by a rejected promise: the loader waits on it, and a throw would leave the image pending.
+      beforeProcessing: (xhr: XMLHttpRequest): Promise<ArrayBuffer> =>
+        new Promise((resolve) => {
+          checkFrameResponse(xhr.responseURL, xhr.response as ArrayBuffer);
+          resolve(xhr.response as ArrayBuffer);
+        }),
     });
     registerRasterImageLoader();
     initTools();
