@@ -11,7 +11,7 @@ export function submitStudy(body: UploadStudyBody): Promise<UploadStudyResponse>
   return apiRequest('/api/user/upload-study', { method: 'POST', body });
 }
 
-/** The 409 answer naming the patient found in the files, or null for any other error. */
+/** The 409 answer listing every person the files name, or null for any other error. */
 export function patientMismatchOf(error: unknown): PatientMismatch | null {
   if (!(error instanceof ApiError) || error.status !== 409) {
     return null;

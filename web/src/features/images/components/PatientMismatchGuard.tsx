@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import type { PatientMismatch } from '@ra/shared';
+import type { PersonInFiles } from '@ra/shared';
+import { counted } from '../../../lib/counted';
 import { formatBirthDate } from '../../../lib/dates';
 import { personNameOf } from './dicom-person-name';
 
@@ -10,19 +11,23 @@ function bornPhrase(date: string | null): string {
 }
 
 /**
- * The wrong-patient guard: the name and birth date in the files beside the chosen patient's, and
- * a choice to file anyway or not at all. Focus moves to it so that keyboard and screen-reader
- * users meet it before anything else.
+ * The wrong-patient guard: every person the files name (with how many files name each) beside the
+ * chosen patient, and a choice to go on anyway or not at all. Focus moves to it so that keyboard
+ * and screen-reader users meet it before anything else; the people are a list, read one by one.
  */
 export function PatientMismatchGuard({
   found,
   patient,
+  isBeforeUpload = false,
   onConfirm,
   onCancel,
 }: {
-  found: PatientMismatch['found'];
+  /** Every distinct name and birth date in the files, at least one. */
+  found: readonly PersonInFiles[];
   /** The chosen patient; absent when the patient list has not come (the uid came in the address). */
   patient: { first_name: string; last_name: string; dob: string } | undefined;
+  /** Read from the files on this computer: nothing has been sent yet, rather than nothing filed. */
+  isBeforeUpload?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -32,13 +37,20 @@ export function PatientMismatchGuard({
   return (
     <Alert variant="warning" className="mt-3" aria-labelledby="patient-mismatch-title">
       <h2 id="patient-mismatch-title" className="alert-heading h5" tabIndex={-1} ref={heading}>
-        These files name a different patient
+        {found.length > 1 ? 'These files name more than one patient' : 'These files name a different patient'}
       </h2>
       <div className="row g-2 my-2">
-        <p className="col-sm-6 mb-0">
-          <strong>In the files:</strong> {personNameOf(found.name) || 'no name given'},{' '}
-          {bornPhrase(found.birth_date)}
-        </p>
+        <div className="col-sm-6">
+          <strong id="patient-mismatch-found">In the files:</strong>
+          <ul className="mb-0 ps-3" aria-labelledby="patient-mismatch-found">
+            {found.map((person) => (
+              <li key={`${person.name}\u0000${person.birth_date ?? ''}`}>
+                {personNameOf(person.name) || 'No name given'}, {bornPhrase(person.birth_date)} (
+                {counted(person.files, 'file', 'files')})
+              </li>
+            ))}
+          </ul>
+        </div>
         <p className="col-sm-6 mb-0">
           <strong>Chosen patient:</strong> {chosenName}
           {patient && `, ${bornPhrase(patient.dob)}`}
@@ -46,11 +58,12 @@ export function PatientMismatchGuard({
       </div>
       <p>
         Check that these images are {patient ? `${chosenName}’s` : 'this patient’s'}. Filed under the wrong
-        patient, they would be read as theirs. Nothing has been filed yet.
+        patient, they would be read as theirs.{' '}
+        {isBeforeUpload ? 'Nothing has been sent yet.' : 'Nothing has been filed yet.'}
       </p>
       <div className="d-flex flex-wrap gap-2">
         <Button variant="warning" onClick={onConfirm}>
-          File under {chosenName} anyway
+          {isBeforeUpload ? `Upload and file under ${chosenName} anyway` : `File under ${chosenName} anyway`}
         </Button>
         <Button variant="outline-secondary" onClick={onCancel}>
           Cancel

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { PatientMismatch } from '@ra/shared';
+import type { PersonInFiles } from '@ra/shared';
 import { ApiError } from '../../../lib/api-client';
 import { patientMismatchOf } from '../../images/api/upload-study';
 import { assignIncoming, INCOMING_QUERY_KEY } from '../api/incoming';
@@ -9,7 +9,8 @@ import { assignIncoming, INCOMING_QUERY_KEY } from '../api/incoming';
 export interface PendingMismatch {
   studyUid: string;
   patientUid: string;
-  found: PatientMismatch['found'];
+  /** Every person the study's files name, with how many files name each. */
+  found: PersonInFiles[];
 }
 
 export interface Filed {

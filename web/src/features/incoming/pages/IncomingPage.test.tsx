@@ -87,7 +87,10 @@ const FILED = assignIncomingResponseSchema.parse({ success: true, item_uid: ITEM
 const MISMATCH = patientMismatchSchema.parse({
   success: false,
   msg: STUDY_MESSAGES.patientMismatch,
-  found: { name: 'SMITH^JOHN', birth_date: '1971-02-03' },
+  found: [
+    { name: 'SMITH^JOHN', birth_date: '1971-02-03', files: 40 },
+    { name: 'SMITH^JON', birth_date: null, files: 2 },
+  ],
 });
 
 const LIST_URL = 'GET /api/user/incoming';
@@ -202,11 +205,17 @@ describe('IncomingPage', () => {
     await choosePaula(user);
     await user.click(within(bodyRows()[0]!).getByRole('button', { name: 'Assign' }));
     expect(
-      await screen.findByRole('heading', { name: 'These files name a different patient' }),
+      await screen.findByRole('heading', { name: 'These files name more than one patient' }),
     ).toHaveFocus();
+    // Every person the files name, each with how many files do, as a list.
+    expect(
+      within(screen.getByRole('list', { name: 'In the files:' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['JOHN SMITH, born February 3, 1971 (40 files)', 'JON SMITH, no birth date given (2 files)']);
     // Cancel closes the guard without filing anything.
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('heading', { name: 'These files name a different patient' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: /^These files name/ })).toBeNull();
     expect(screen.getByText('CT Chest')).toBeInTheDocument();
 
     await user.click(within(bodyRows()[0]!).getByRole('button', { name: 'Assign' }));
@@ -232,7 +241,7 @@ describe('IncomingPage', () => {
     await choosePaula(user);
     await user.click(within(bodyRows()[0]!).getByRole('button', { name: 'Assign' }));
     expect(await screen.findByText(STUDY_MESSAGES.alreadyFiled)).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'These files name a different patient' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: /^These files name/ })).toBeNull();
     await waitFor(() => expect(screen.queryByText('CT Chest')).not.toBeInTheDocument());
   });
 
