@@ -32,3 +32,31 @@ export const SIGNATURES = {
   pdf: [...'%PDF-1.7'].map((c) => c.charCodeAt(0)),
   autorun: [...'[autorun]'].map((c) => c.charCodeAt(0)),
 } as const;
+
+/** An explicit little-endian data element with a short VR (PS3.5 7.1.2), its value padded to even. */
+function shortElement(group: number, element: number, vr: string, value: string): number[] {
+  const text = [...new TextEncoder().encode(value)];
+  const padded = text.length % 2 === 0 ? text : [...text, 0x20];
+  const head = new DataView(new ArrayBuffer(8));
+  head.setUint16(0, group, true);
+  head.setUint16(2, element, true);
+  head.setUint8(4, vr.charCodeAt(0));
+  head.setUint8(5, vr.charCodeAt(1));
+  head.setUint16(6, padded.length, true);
+  return [...new Uint8Array(head.buffer), ...padded];
+}
+
+/** A DICOM Part 10 file whose header names a patient ("Family^Given", birth date YYYYMMDD). */
+export function dicomFileNaming(name: string, patient: { name: string; birthDate: string }, size = 4096) {
+  const header = [
+    ...shortElement(0x0002, 0x0010, 'UI', '1.2.840.10008.1.2.1\0'),
+    ...shortElement(0x0008, 0x0005, 'CS', 'ISO_IR 192'),
+    ...shortElement(0x0008, 0x0060, 'CS', 'CT'),
+    ...shortElement(0x0010, 0x0010, 'PN', patient.name),
+    ...shortElement(0x0010, 0x0030, 'DA', patient.birthDate),
+  ];
+  const bytes = new Uint8Array(Math.max(size, 132 + header.length));
+  bytes.set(DICM, 128);
+  bytes.set(header, 132);
+  return new File([bytes], name, { lastModified: 1_700_000_000_000 });
+}

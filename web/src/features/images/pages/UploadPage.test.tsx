@@ -11,7 +11,7 @@ import {
   validationErrorSchema,
 } from '@ra/shared';
 import { fileKey, finishedUploadsIn } from '../../../lib/uploads/finished-uploads';
-import { dicomFile, fileStartingWith, SIGNATURES } from '../../../test/files';
+import { dicomFile, dicomFileNaming, fileStartingWith, SIGNATURES } from '../../../test/files';
 import { renderPage, stubFetch } from '../../../test/render-page';
 import { UploadPage } from './UploadPage';
 
@@ -44,7 +44,10 @@ const RADIOLOGISTS = radiologistListSchema.parse({ radiologists: [] });
 const MISMATCH = patientMismatchSchema.parse({
   success: false,
   msg: STUDY_MESSAGES.patientMismatch,
-  found: { name: 'SMITH^JOHN', birth_date: '1971-02-03' },
+  found: [
+    { name: 'SMITH^JOHN', birth_date: '1971-02-03', files: 2 },
+    { name: 'PATIENT^PAULA', birth_date: '1990-03-04', files: 1 },
+  ],
 });
 const FILED = uploadStudyResponseSchema.parse({
   success: true,
@@ -149,12 +152,14 @@ describe('UploadPage with DICOM', () => {
     const urls = await chooseDicom(user);
     await user.click(screen.getByRole('button', { name: 'Complete Upload' }));
 
-    const heading = await screen.findByRole('heading', { name: 'These files name a different patient' });
+    const heading = await screen.findByRole('heading', { name: 'These files name more than one patient' });
     await waitFor(() => expect(heading).toHaveFocus());
     const guard = within(screen.getByRole('alert'));
-    expect(guard.getByText('In the files:').parentElement).toHaveTextContent(
-      'In the files: JOHN SMITH, born February 3, 1971',
-    );
+    expect(guard.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'JOHN SMITH, born February 3, 1971 (2 files)',
+      'PAULA PATIENT, born March 4, 1990 (1 file)',
+    ]);
+    expect(guard.getByRole('list', { name: 'In the files:' })).toBeInTheDocument();
     expect(guard.getByText('Chosen patient:').parentElement).toHaveTextContent(
       'Chosen patient: Paula Patient, born March 4, 1990',
     );
@@ -180,9 +185,7 @@ describe('UploadPage with DICOM', () => {
     const summary = filed.closest('.alert');
     expect(summary).toHaveTextContent('1 file was not filed');
     expect(summary).toHaveTextContent(`CD/IM2: ${STUDY_MESSAGES.duplicate}`);
-    expect(
-      screen.queryByRole('heading', { name: 'These files name a different patient' }),
-    ).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /^These files name/ })).not.toBeInTheDocument();
     // The uploads are claimed: they are forgotten, and the form is ready for the next study.
     expect(sessionStorage.length).toBe(0);
     expect(screen.getByLabelText('Notes')).toHaveValue('');
@@ -202,6 +205,88 @@ describe('UploadPage with DICOM', () => {
     expect(sessionStorage.length).toBe(3);
     expect(screen.getByLabelText('Patient')).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Complete Upload' })).toBeEnabled();
+  });
+
+  it('reads the patients the chosen files name, and shows them all before sending a byte', async () => {
+    const { calls, user } = renderUpload([201, FILED], [200, PATIENTS]);
+    const files = [
+      dicomFileNaming('IM0', { name: 'Patient^Paula', birthDate: '19900304' }),
+      dicomFileNaming('IM1', { name: 'Smith^John', birthDate: '19710203' }),
+      dicomFileNaming('IM2', { name: 'Smith^John', birthDate: '19710203' }),
+      dicomFileNaming('IM3', { name: 'Müller^Anna', birthDate: '' }),
+    ];
+    const urls = rememberUploads(files);
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Patient' }),
+      await screen.findByRole('option', { name: 'Paula Patient (paula@example.com)' }),
+    );
+    await user.upload(screen.getByLabelText('Image'), files);
+    await user.click(await screen.findByRole('button', { name: 'Complete Upload' }));
+
+    const heading = await screen.findByRole('heading', { name: 'These files name more than one patient' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    const guard = within(screen.getByRole('alert'));
+    expect(guard.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Paula Patient, born March 4, 1990 (1 file)',
+      'John Smith, born February 3, 1971 (2 files)',
+      'Anna Müller, no birth date given (1 file)',
+    ]);
+    expect(guard.getByText(/Nothing has been sent yet\./)).toBeInTheDocument();
+    // Only the patient and radiologist lists were asked for: no upload, no filing.
+    expect(calls).toHaveLength(2);
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    await user.click(guard.getByRole('button', { name: 'Upload and file under Paula Patient anyway' }));
+    expect(await screen.findByText(/^Filed 1 study with 2 instances\./)).toBeInTheDocument();
+    expect(calls[2]).toEqual({
+      url: '/api/user/upload-study',
+      body: {
+        patient: PATIENT_UID,
+        notes: '',
+        recommendation: null,
+        uploads: urls,
+        confirm_patient_mismatch: true,
+      },
+    });
+  });
+
+  it('sends nothing when the guard shown before the upload is canceled', async () => {
+    const { calls, user } = renderUpload();
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Patient' }),
+      await screen.findByRole('option', { name: 'Paula Patient (paula@example.com)' }),
+    );
+    await user.upload(screen.getByLabelText('Image'), [
+      dicomFileNaming('IM0', { name: 'Smith^John', birthDate: '19710203' }),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Complete Upload' }));
+    const guard = within(await screen.findByRole('alert'));
+    expect(guard.getByRole('heading', { name: 'These files name a different patient' })).toBeInTheDocument();
+    await user.click(guard.getByRole('button', { name: 'Cancel' }));
+
+    expect(screen.getByText(/^Nothing was sent\./)).toBeInTheDocument();
+    expect(calls).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Complete Upload' })).toBeEnabled();
+  });
+
+  it('uploads at once when every file names the chosen patient', async () => {
+    const { calls, user } = renderUpload([201, FILED], [200, PATIENTS]);
+    const files = [
+      dicomFileNaming('IM0', { name: 'PATIENT^PAULA', birthDate: '19900304' }),
+      dicomFileNaming('IM1', { name: 'Patient^Paula^M', birthDate: '19900304' }),
+    ];
+    const urls = rememberUploads(files);
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: 'Patient' }),
+      await screen.findByRole('option', { name: 'Paula Patient (paula@example.com)' }),
+    );
+    await user.upload(screen.getByLabelText('Image'), files);
+    await user.click(await screen.findByRole('button', { name: 'Complete Upload' }));
+    expect(await screen.findByText(/^Filed 1 study/)).toBeInTheDocument();
+    expect(calls[2]).toEqual({
+      url: '/api/user/upload-study',
+      body: { patient: PATIENT_UID, notes: '', recommendation: null, uploads: urls },
+    });
   });
 
   it('folds a long list of skipped files in the success summary', async () => {

@@ -99,7 +99,7 @@ export function UploadPage() {
   const isBusy =
     (upload.snapshot !== null &&
       ['running', 'pausing', 'paused', 'canceling'].includes(upload.snapshot.state)) ||
-    ['uploading', 'filing', 'mismatch'].includes(study.step.name);
+    ['checking', 'uploading', 'filing', 'mismatch'].includes(study.step.name);
   const hasFiles = Boolean(file) || selection.kind === 'dicom';
   const canSubmit = Boolean(patient) && hasFiles && !isBusy && !isSaving && !isReadingFiles;
 
@@ -122,7 +122,14 @@ export function UploadPage() {
     }
     setError(null);
     if (selection.kind === 'dicom') {
-      void study.start(selection.files, { patient, notes, recommendation: recommendation || null });
+      // The page checks the files' patients against the chosen one's name and birth date before
+      // sending anything; without them (the list has not come) the server's check alone stands.
+      const chosen = chosenPatient && {
+        firstName: chosenPatient.first_name,
+        lastName: chosenPatient.last_name,
+        dob: chosenPatient.dob,
+      };
+      void study.start(selection.files, { patient, notes, recommendation: recommendation || null }, chosen);
       return;
     }
     if (!file) {
@@ -207,6 +214,12 @@ export function UploadPage() {
           {study.upload.batch && study.upload.snapshot && (
             <BatchUploadProgress batch={study.upload.batch} snapshot={study.upload.snapshot} />
           )}
+          {study.step.name === 'checking' && (
+            <div role="status" className="mt-3">
+              <Spinner animation="border" size="sm" aria-hidden="true" className="me-2" />
+              Reading the patients the files name…
+            </div>
+          )}
           {study.step.name === 'filing' && (
             <p role="status" className="mt-3">
               <Spinner animation="border" size="sm" aria-hidden="true" className="me-2" />
@@ -217,9 +230,15 @@ export function UploadPage() {
             <PatientMismatchGuard
               found={study.step.found}
               patient={chosenPatient}
+              isBeforeUpload={study.step.isBeforeUpload}
               onConfirm={study.confirmMismatch}
               onCancel={study.cancelMismatch}
             />
+          )}
+          {study.step.name === 'not-sent' && (
+            <Alert variant="info" className="mt-3">
+              Nothing was sent. Choose the right patient, or other files, and Complete Upload again.
+            </Alert>
           )}
           {study.step.name === 'not-filed' && (
             <Alert variant="info" className="mt-3">
