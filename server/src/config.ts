@@ -96,6 +96,16 @@ const envSchema = z.object({
   /** Seconds one read may take on its thread, and the old-generation heap it may use, in MiB. */
   DICOM_DECODE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   DICOM_DECODE_MEMORY_MB: z.coerce.number().int().min(64).default(768),
+  /**
+   * One instance's metadata (DICOM JSON) at most, in bytes; a larger one is refused per instance.
+   * Read by dicom/instance-checks.ts on the threads that parse files, validated here at start.
+   */
+  DICOM_MAX_METADATA_BYTES: z.coerce.number().int().min(64 * 1024).default(1024 * 1024),
+  /** What each user may store (studies and images they uploaded), in GB (decimals allowed). */
+  STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
+  /** DICOMweb requests per user per minute: reads (QIDO-RS, WADO-RS) and writes (STOW-RS), counted apart. */
+  DICOMWEB_READS_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  DICOMWEB_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
 });
 
 export interface Config {
@@ -116,7 +126,7 @@ export interface Config {
   keyRotationDays: number;
   sessionIdleMinutes: number;
   requireStaffMfa: boolean;
-  rateLimit: { perIp: number; perEmail: number };
+  rateLimit: { perIp: number; perEmail: number; dicomwebReads: number; dicomwebWrites: number };
   webDistDir: string | undefined;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
   uploads: {
@@ -125,6 +135,8 @@ export interface Config {
     maxPending: number;
     maxPendingBytes: number;
     createPerMinute: number;
+    /** What one user may store in the archive, in bytes (STORAGE_QUOTA_GB). */
+    storageQuotaBytes: number;
   };
   dicom: {
     maxInstanceBytes: number;
@@ -183,7 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyRotationDays: e.JWT_KEY_ROTATION_DAYS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     requireStaffMfa: e.REQUIRE_STAFF_MFA === '1',
-    rateLimit: { perIp: e.AUTH_RATE_LIMIT_PER_IP, perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL },
+    rateLimit: {
+      perIp: e.AUTH_RATE_LIMIT_PER_IP,
+      perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
+      dicomwebReads: e.DICOMWEB_READS_PER_MINUTE,
+      dicomwebWrites: e.DICOMWEB_WRITES_PER_MINUTE,
+    },
     stripe: stripeConfig(e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET),
     uploads: {
       maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),
@@ -191,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPending: e.UPLOAD_MAX_PENDING,
       maxPendingBytes: Math.round(e.UPLOAD_MAX_PENDING_GB * 1024 ** 3),
       createPerMinute: e.UPLOAD_CREATE_PER_MINUTE,
+      storageQuotaBytes: Math.round(e.STORAGE_QUOTA_GB * 1024 ** 3),
     },
     dicom: {
       maxInstanceBytes: e.DICOM_MAX_INSTANCE_BYTES,

@@ -22,6 +22,7 @@ import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { incomingRoutes } from './modules/incoming/incoming.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
+import { dicomwebRateLimits } from './plugins/rate-limit.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -42,8 +43,9 @@ export function registerRoutes(
   annotationsRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
   incomingRoutes(app, ctx, requireUser);
-  dicomwebRoutes(app, ctx, requireUser);
-  wadoRetrieveRoutes(app, ctx, requireUser);
+  const dicomwebLimits = dicomwebRateLimits(app, ctx.config);
+  dicomwebRoutes(app, ctx, requireUser, dicomwebLimits);
+  wadoRetrieveRoutes(app, ctx, requireUser, dicomwebLimits);
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
   ratingsRoutes(app, ctx, requireUser);

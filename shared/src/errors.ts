@@ -8,6 +8,10 @@ export const ERROR_BODIES = {
   notFound: { error: 'Not found.' },
   tooManyRequests: { error: 'Too many requests. Try again later.' },
   internal: { error: 'Something went wrong.' },
+  /** An account whose address is not confirmed stores nothing in the archive. */
+  unverified: { error: 'Please confirm your email address first.' },
+  /** The uploader's storage quota (STORAGE_QUOTA_GB) is used up. */
+  storageFull: { error: 'Your storage is full.' },
 } as const;
 
 export const validationErrorSchema = z.object({

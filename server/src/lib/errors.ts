@@ -34,10 +34,13 @@ export class RuleViolation extends Error {
   }
 }
 
-/** A refusal with its own status and `{error}` body, such as a wrong password (401) or portal (403). */
+/**
+ * A refusal with its own status and `{error}` body, such as a wrong password (401), portal (403) or
+ * a full storage quota (413).
+ */
 export class Refusal extends Error {
   constructor(
-    readonly statusCode: 401 | 403,
+    readonly statusCode: 401 | 403 | 413,
     message: string,
   ) {
     super(message);

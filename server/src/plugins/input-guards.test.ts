@@ -120,6 +120,25 @@ describe('input guards', () => {
     }
   });
 
+  it.each(bodyRoutes)(
+    'refuses a body nested deeper than 32 levels on $method $url with 400',
+    async (route) => {
+      for (const depth of [33, 5000]) {
+        const payload = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+        const response = await call(route.method, route.url, `{"deep":${payload}}`);
+        expect(response.statusCode, String(depth)).toBe(400);
+        expect(response.json()).toEqual({
+          errors: [{ msg: 'The request body is nested too deeply.', path: '' }],
+        });
+      }
+      // Brackets inside strings are text, not nesting.
+      const inString = await call(route.method, route.url, JSON.stringify({ text: '['.repeat(100) }));
+      expect(inString.json()).not.toEqual({
+        errors: [{ msg: 'The request body is nested too deeply.', path: '' }],
+      });
+    },
+  );
+
   it('refuses a NUL byte in a query string or path parameter', async () => {
     const inQuery = await call('GET', '/api/user/patients?cursor=a%00b');
     expect(inQuery.statusCode).toBe(400);

@@ -1,8 +1,41 @@
 import { Stream } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_BODIES } from '@ra/shared';
+import { InvalidInput } from '../lib/errors.js';
 
 const NUL = '\u0000';
+/** JSON bodies nest at most this deep (api-contract §11.7); no form of ours needs more than three. */
+export const MAX_JSON_DEPTH = 32;
+export const TOO_DEEP = 'The request body is nested too deeply.';
+
+/**
+ * How deep the arrays and objects of a JSON text nest, read without parsing: brackets inside
+ * strings do not count. Stops counting once past `limit`.
+ */
+export function jsonDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) {
+        at += 1; // the escaped character
+      } else if (char === 0x22) {
+        inString = false;
+      }
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b || char === 0x5b) {
+      depth += 1;
+      if (depth > limit) {
+        return true;
+      }
+    } else if (char === 0x7d || char === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
 
 /** The first place in a parsed value holding a NUL character, as a dotted path; undefined when none. */
 export function findNul(value: unknown, path = ''): string | undefined {
@@ -43,6 +76,17 @@ function invalid(reply: FastifyReply, msg: string, path: string) {
  * objects on routes that declare a body (`null` must not pass as "no fields sent").
  */
 export function registerInputGuards(app: FastifyInstance): void {
+  // Fastify's own JSON parser (with its prototype-poisoning checks), behind a depth check: a body
+  // nested thousands deep would otherwise exhaust the stack of whatever walks it next.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (jsonDepthOver(text, MAX_JSON_DEPTH)) {
+      done(new InvalidInput('', TOO_DEEP), undefined);
+      return;
+    }
+    void parseJson(request, text, done);
+  });
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     for (const part of [request.params, request.query, request.body]) {
       const path = findNul(part);

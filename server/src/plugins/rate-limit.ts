@@ -79,3 +79,24 @@ export function perUserRateLimit(app: FastifyInstance, config: Config): preHandl
     keyGenerator: (request) => request.user?.id ?? request.ip,
   });
 }
+
+/**
+ * DICOMweb's per-user limits (api-contract §11.5): reads (QIDO-RS, WADO-RS) and writes (STOW-RS)
+ * counted apart, each per minute; over a limit, 429 with Retry-After. Place after `requireUser`.
+ */
+export function dicomwebRateLimits(
+  app: FastifyInstance,
+  config: Config,
+): { read: preHandlerAsyncHookHandler; write: preHandlerAsyncHookHandler } {
+  const perUser = (kind: string, max: number) =>
+    app.rateLimit({
+      max,
+      timeWindow: '1 minute',
+      hook: 'preHandler',
+      keyGenerator: (request) => `dicomweb-${kind}:${request.user?.id ?? request.ip}`,
+    });
+  return {
+    read: perUser('read', config.rateLimit.dicomwebReads),
+    write: perUser('write', config.rateLimit.dicomwebWrites),
+  };
+}

@@ -75,6 +75,8 @@ export const images = pgTable(
     index('images_received_idx')
       .on(table.receiverId, table.createdAt.desc())
       .where(sql`${table.patientId} is null`),
+    // What each uploader stores, for the storage quota (STORAGE_QUOTA_GB).
+    index('images_uploader_size_idx').on(table.uploaderId, table.size),
     check(
       'images_patient_or_receiver',
       sql`${table.patientId} is not null or (${table.receiverId} is not null and ${table.kind} = 'study')`,

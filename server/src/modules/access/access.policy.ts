@@ -1,7 +1,8 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
+import { ERROR_BODIES } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, Refusal } from '../../lib/errors.js';
 import * as repo from './access.repository.js';
 
 /**
@@ -99,6 +100,20 @@ export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: str
     return false;
   }
   return (await canRead(ctx, user, 'patient', [patientId])).has(patientId);
+}
+
+/**
+ * Refuses anyone who may not store in the archive at all: patients (403, as for any staff route)
+ * and accounts whose address is not confirmed (403 asking them to confirm it: an address nobody
+ * has proved could be anyone's, and such an account could fill the archive).
+ */
+export function requireStorer(user: Viewer): void {
+  if (user.role === 'PATIENT') {
+    throw new AppError('FORBIDDEN');
+  }
+  if (!user.emailVerified) {
+    throw new Refusal(403, ERROR_BODIES.unverified.error);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import type { AppContext } from '../../context.js';
@@ -18,9 +18,21 @@ function pathOf(request: FastifyRequest): dicomweb.DicomPath {
   return { study: params.study, series: params.series, instance: params.instance };
 }
 
+/** Per-user limits of DICOMweb requests (plugins/rate-limit.ts), each placed after the sign-in check. */
+export interface DicomwebLimits {
+  read: preHandlerAsyncHookHandler;
+  write: preHandlerAsyncHookHandler;
+}
+
 /** DICOMweb (PS3.18) at /dicomweb, with the app's bearer tokens and the archive's access rules. */
-export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
-  const signedIn = { preHandler: requireUser() };
+export function dicomwebRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  requireUser: RequireUser,
+  limits: DicomwebLimits,
+): void {
+  const signedIn = { preHandler: [requireUser(), limits.read] };
+  const storing = { preHandler: [requireUser(), limits.write] };
 
   function sendJson(reply: FastifyReply, json: string | Readable) {
     // Patient data: never stored by a cache (the default for /api is set the same way).
@@ -108,7 +120,7 @@ export function dicomwebRoutes(app: FastifyInstance, ctx: AppContext, requireUse
 
   // STOW-RS bodies are read as they arrive (stow.service.ts), never parsed whole by Fastify.
   app.addContentTypeParser('multipart/related', (_request, payload, done) => done(null, payload));
-  app.post('/dicomweb/studies', signedIn, async (request, reply) => {
+  app.post('/dicomweb/studies', storing, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     try {
       const answer = await storeInstances(

@@ -4,7 +4,7 @@ import { STUDY_MESSAGES, type DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { canUploadFor } from '../access/access.policy.js';
+import { canUploadFor, requireStorer } from '../access/access.policy.js';
 import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
 import { sortReads, type RefusedFile } from '../studies/study-files.js';
 import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
@@ -13,6 +13,7 @@ import {
   groupByStudy,
   guardPatient,
   receivingTarget,
+  storageBudget,
   type FiledStudy,
   type FilingTarget,
   type StudyFiles,
@@ -88,9 +89,7 @@ export async function storeInstances(
   },
   urlOf: (study: string, series?: string, instance?: string) => string,
 ): Promise<StowAnswer> {
-  if (user.role === 'PATIENT') {
-    throw new AppError('FORBIDDEN');
-  }
+  requireStorer(user);
   // Without a patient, a physician's studies wait in their Incoming list; a radiologist must name one.
   if (!request.patient && user.role !== 'PHYSICIAN') {
     throw new InvalidInput('patient', NO_PATIENT);
@@ -98,6 +97,7 @@ export async function storeInstances(
   if (request.patient && !(await canUploadFor(ctx, user, request.patient))) {
     throw new AppError('NOT_FOUND');
   }
+  const storage = await storageBudget(ctx, user);
   let type: string | undefined;
   try {
     type = parseMultipartRelated(request.contentType).type;
@@ -143,13 +143,21 @@ export async function storeInstances(
     const storedGroups: StudyFiles[] = [];
     const fileGroup = async (group: StudyFiles, target: FilingTarget, filed: FiledStudy | null) => {
       try {
-        await fileOneStudy(ctx, user, target, group, {
+        const { overQuota } = await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,
           isFromClient: true,
           filed,
+          storage,
         });
-        storedGroups.push(group);
+        storedGroups.push({ ...group, files: group.files.filter((file) => !overQuota.includes(file)) });
+        failed.push(
+          ...overQuota.map((file) => ({
+            name: file.name,
+            reason: STUDY_MESSAGES.storageFull,
+            instance: file.instance,
+          })),
+        );
       } catch (err) {
         const reason = err instanceof RuleViolation ? err.message : STUDY_MESSAGES.processingFailed;
         if (!(err instanceof RuleViolation)) {

@@ -8,6 +8,7 @@ import { DecodeOverLimit } from '../dicom/decode-pool.js';
 import { isDecodable as isDecodableSyntax } from '../dicom/frame-data-codecs.js';
 import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
 import { TRANSFER_SYNTAX } from '../dicom/dicom-structure.js';
+import type { DicomwebLimits } from './dicomweb.routes.js';
 import * as dicomweb from './dicomweb.service.js';
 import {
   multipartRelatedContentType,
@@ -87,8 +88,13 @@ async function framesOf(
 }
 
 /** WADO-RS retrieval of instances (Part 10, byte for byte as stored) and of frames (PS3.18 10.4). */
-export function wadoRetrieveRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
-  const signedIn = { preHandler: requireUser() };
+export function wadoRetrieveRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  requireUser: RequireUser,
+  limits: DicomwebLimits,
+): void {
+  const signedIn = { preHandler: [requireUser(), limits.read] };
 
   for (const url of [
     '/dicomweb/studies/:study',

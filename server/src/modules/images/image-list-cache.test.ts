@@ -185,8 +185,9 @@ describe('the database announces every change a list shows (migration 0013)', ()
       [
         'a study',
         () =>
-          exec(`insert into studies (item_id, study_instance_uid) values ($1, $2)`, [
+          exec(`insert into studies (item_id, namespace_id, study_instance_uid) values ($1, $2, $3)`, [
             item,
+            owner.id,
             `1.2.3.${Date.now()}`,
           ]),
         owner.id,

@@ -120,6 +120,8 @@ export async function readDicomUploads(
   tusDir: string,
   workDir: string,
   maxInstanceBytes = ZIP_LIMITS.maxEntryBytes,
+  /** What ZIPs may inflate to in all: the uploader's remaining storage, counted as they inflate. */
+  maxZipBytes = ZIP_LIMITS.maxTotalBytes,
 ): Promise<DicomUploads> {
   // Every file to read, in the order of the uploads and of each ZIP's entries; bundles are read as
   // they are taken apart.
@@ -150,7 +152,7 @@ export async function readDicomUploads(
       continue;
     }
     try {
-      const extracted = await extractZip(uploaded, path.join(workDir, upload.id), ZIP_LIMITS.maxTotalBytes, {
+      const extracted = await extractZip(uploaded, path.join(workDir, upload.id), maxZipBytes, {
         ...ZIP_LIMITS,
         maxEntryBytes: maxInstanceBytes,
       });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import {
+  ERROR_BODIES,
   inParallel,
   namesAnotherPatient,
   peopleInFiles,
@@ -10,16 +11,17 @@ import {
   type uploadStudyBodySchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
+import { AppError, InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
-import { canAddToStudy, canUploadFor, type Viewer } from '../access/access.policy.js';
+import { canAddToStudy, canUploadFor, requireStorer, type Viewer } from '../access/access.policy.js';
 import { auditChange } from '../audit/audit.service.js';
 import { checkRecommendation, recordNewItem, type Uploader } from '../images/images.service.js';
 import {
   claimDicomUploads,
   findDicomUploads,
   forgetUploadFiles,
+  remainingStorage,
   UPLOAD_NOT_FOUND,
   uploadIdOf,
 } from '../uploads/uploads.service.js';
@@ -179,12 +181,14 @@ export async function fileStudies(
   body: UploadStudyBody,
   ip: string,
 ): Promise<UploadStudyResponse> {
+  requireStorer(user);
   if (!(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;
   await checkRecommendation(ctx, recommendationId);
   const toRead = await findUploads(ctx, user, body.uploads);
+  const storage = await storageBudget(ctx, user);
 
   const workDir = await makeWorkDir(ctx.tusDir, 'study-');
   try {
@@ -193,6 +197,7 @@ export async function fileStudies(
       ctx.tusDir,
       workDir,
       ctx.config.dicom.maxInstanceBytes,
+      storage.bytes,
     );
     const groups = groupByStudy(files);
     if (groups.length === 0) {
@@ -212,7 +217,16 @@ export async function fileStudies(
     for (const group of groups) {
       const before = filed.get(group.studyInstanceUid) ?? null;
       try {
-        items.push(await fileOneStudy(ctx, user, body, group, { recommendationId, ip, filed: before }));
+        const filedNow = await fileOneStudy(ctx, user, body, group, {
+          recommendationId,
+          ip,
+          filed: before,
+          storage,
+        });
+        items.push(filedNow.item);
+        skipped.push(
+          ...filedNow.overQuota.map((file) => ({ name: file.name, reason: STUDY_MESSAGES.storageFull })),
+        );
       } catch (err) {
         if (!(err instanceof RuleViolation)) {
           ctx.log.error({ err, study: group.studyInstanceUid }, 'a study of an upload could not be filed');
@@ -228,6 +242,29 @@ export async function fileStudies(
   } finally {
     await removeWorkDir(workDir);
   }
+}
+
+/** Bytes an uploader may still store in this request; each file filed spends its size. */
+export interface StorageBudget {
+  bytes: number;
+}
+
+/** One study filed: what the answer says of it, and its files left out for the storage quota. */
+export interface FiledStudyFiles {
+  item: UploadStudyResponse['items'][number];
+  overQuota: DicomFile[];
+}
+
+/**
+ * The storage the user may still fill, for a filing to spend; 413 "Your storage is full." when none
+ * is left, before anything is read.
+ */
+export async function storageBudget(ctx: AppContext, user: AuthUser): Promise<StorageBudget> {
+  const bytes = await remainingStorage(ctx, user.id);
+  if (bytes <= 0) {
+    throw new Refusal(413, ERROR_BODIES.storageFull.error);
+  }
+  return { bytes };
 }
 
 /**
@@ -263,8 +300,10 @@ export async function fileOneStudy(
     isFromClient?: boolean;
     /** The study as the caller found it in the archive (null: not filed yet); looked up when not given. */
     filed?: FiledStudy | null;
+    /** What the uploader may still store (their storage quota), spent by the files stored here. */
+    storage?: StorageBudget;
   },
-): Promise<UploadStudyResponse['items'][number]> {
+): Promise<FiledStudyFiles> {
   const namespace = namespaceOf(body, user);
   const filed =
     context.filed !== undefined
@@ -288,13 +327,23 @@ export async function fileOneStudy(
   );
   const duplicates: SkippedFile[] = [];
   const fresh: DicomFile[] = [];
+  const overQuota: DicomFile[] = [];
   for (const file of group.files) {
     if (stored.has(file.instance.sopInstanceUid)) {
       duplicates.push({ name: file.name, reason: STUDY_MESSAGES.duplicate });
+    } else if (context.storage && file.size > context.storage.bytes) {
+      overQuota.push(file);
     } else {
       stored.add(file.instance.sopInstanceUid);
+      if (context.storage) {
+        context.storage.bytes -= file.size;
+      }
       fresh.push(file);
     }
+  }
+  if (!filed && fresh.length === 0) {
+    // Nothing of a new study fits: no empty study is made.
+    throw new RuleViolation(STUDY_MESSAGES.storageFull);
   }
 
   // The bytes go into storage first, as received; no transaction stays open while they move. Each
@@ -407,10 +456,13 @@ export async function fileOneStudy(
     studyPreviewThrottle(itemId, context.isFromClient),
   );
   return {
-    uid: itemId,
-    study_instance_uid: group.studyInstanceUid,
-    instances: filedNow.length,
-    skipped: duplicates,
+    item: {
+      uid: itemId,
+      study_instance_uid: group.studyInstanceUid,
+      instances: filedNow.length,
+      skipped: duplicates,
+    },
+    overQuota,
   };
 }
 

@@ -15,7 +15,7 @@ import {
   type TusRequest,
 } from './tus-request.js';
 import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
-import { UPLOAD_CLAIM_HOURS, isOverUploadQuota } from './upload-quota.js';
+import { UPLOAD_CLAIM_HOURS, isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
 export { UPLOADS_PATH, uploadCaller } from './tus-request.js';
@@ -116,6 +116,10 @@ export function createTusServer(
       if (purpose !== 'profile' && user.role === 'PATIENT') {
         throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.forbidden));
       }
+      // What goes into the archive comes from confirmed accounts only (a profile picture is not a record).
+      if (purpose !== 'profile' && !user.emailVerified) {
+        throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.unverified));
+      }
       if (upload.size === undefined) {
         throw refusal(400, 'The upload size must be given.');
       }
@@ -124,6 +128,9 @@ export function createTusServer(
       }
       if (await isOverUploadQuota(ctx, user.id, upload.size)) {
         throw new TusRefusal(429, JSON.stringify(ERROR_BODIES.tooManyRequests));
+      }
+      if (purpose !== 'profile' && (await isOverStorageQuota(ctx, user.id, upload.size))) {
+        throw new TusRefusal(413, JSON.stringify(ERROR_BODIES.storageFull));
       }
       await repo.insertUpload(ctx.db, {
         id: upload.id,

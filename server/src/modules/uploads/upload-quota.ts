@@ -22,3 +22,27 @@ export async function isOverUploadQuota(ctx: AppContext, userId: string, size: n
     figures.createdRecently + 1 > limits.createPerMinute
   );
 }
+
+/**
+ * What the user may still store under their storage quota (STORAGE_QUOTA_GB), in bytes: the quota
+ * less what they stored; 0 once it is used up. Filings check their files against it one by one.
+ */
+export async function remainingStorage(ctx: AppContext, userId: string): Promise<number> {
+  const stored = await repo.storedBytesOf(ctx.db, userId);
+  return Math.max(0, ctx.config.uploads.storageQuotaBytes - stored);
+}
+
+/**
+ * Whether an upload of `size` bytes could not be stored: what the user stored, their unfinished
+ * uploads and this one together over the storage quota.
+ */
+export async function isOverStorageQuota(ctx: AppContext, userId: string, size: number): Promise<boolean> {
+  const [remaining, figures] = await Promise.all([
+    remainingStorage(ctx, userId),
+    repo.uploadFiguresOf(ctx.db, userId, {
+      notBefore: new Date(Date.now() - UPLOAD_CLAIM_HOURS * 3600 * 1000),
+      createdSince: new Date(),
+    }),
+  ]);
+  return figures.pendingBytes + size > remaining;
+}

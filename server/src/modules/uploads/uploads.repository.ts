@@ -1,7 +1,7 @@
 import type { UploadPurpose } from '@ra/shared';
 import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { uploads } from '../../db/schema/index.js';
+import { images, uploads } from '../../db/schema/index.js';
 
 export async function insertUpload(db: Queryable, upload: typeof uploads.$inferInsert) {
   await db.insert(uploads).values(upload);
@@ -134,4 +134,13 @@ function claimableWhere(claim: {
 /** Undoes a claim of several uploads, so that the user can file them again. */
 export async function releaseUploads(db: Queryable, ids: string[]) {
   await db.update(uploads).set({ claimedAt: null }).where(inArray(uploads.id, ids));
+}
+
+/** The bytes of the archive items a user uploaded (a study counts every instance filed into it). */
+export async function storedBytesOf(db: Queryable, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ bytes: sql<number>`coalesce(sum(${images.size}), 0)`.mapWith(Number) })
+    .from(images)
+    .where(eq(images.uploaderId, userId));
+  return row?.bytes ?? 0;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "images_uploader_size_idx" ON "images" USING btree ("uploader_id","size");
