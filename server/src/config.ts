@@ -100,7 +100,11 @@ const envSchema = z.object({
    * One instance's metadata (DICOM JSON) at most, in bytes; a larger one is refused per instance.
    * Read by dicom/instance-checks.ts on the threads that parse files, validated here at start.
    */
-  DICOM_MAX_METADATA_BYTES: z.coerce.number().int().min(64 * 1024).default(1024 * 1024),
+  DICOM_MAX_METADATA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(1024 * 1024),
   /** What each user may store (studies and images they uploaded), in GB (decimals allowed). */
   STORAGE_QUOTA_GB: z.coerce.number().positive().default(50),
   /** DICOMweb requests per user per minute: reads (QIDO-RS, WADO-RS) and writes (STOW-RS), counted apart. */
