@@ -44,6 +44,9 @@ export class DecodeBusy extends Error {
 /** Seconds a client is told to wait when the queue is full. */
 export const DECODE_RETRY_AFTER_SECONDS = 5;
 
+/** How much lower a decode thread's scheduling priority is than the process's (Linux nice). */
+const NICE_INCREMENT = 10;
+
 /** Threads with no task for this long end; the next read starts one again. */
 const IDLE_MS = 60_000;
 
@@ -91,6 +94,9 @@ export class DecodePool {
       maxThreads: options.threads,
       maxQueue: options.maxQueue,
       idleTimeout: IDLE_MS,
+      // Lower priority than the main thread, so that on a busy machine the requests it answers (and
+      // the event loop that /api/health measures) come before decoding.
+      niceIncrement: NICE_INCREMENT,
       resourceLimits: {
         maxOldGenerationSizeMb: options.maxOldGenerationMb,
         maxYoungGenerationSizeMb: 64,

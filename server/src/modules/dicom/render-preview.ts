@@ -88,7 +88,11 @@ export async function renderFrame(
     syntax = TRANSFER_SYNTAX.explicitLittleEndian;
   }
 
-  const elements = dcmjs.data.DicomMetaDictionary.naturalizeDataset(dataset);
+  // Private elements (odd groups) mean nothing to the renderer, and a file can hold millions.
+  const standard = Object.fromEntries(
+    Object.entries(dataset).filter(([tag]) => parseInt(tag.charAt(3), 16) % 2 === 0),
+  );
+  const elements = dcmjs.data.DicomMetaDictionary.naturalizeDataset(standard);
   for (const name of WITHHELD) {
     delete elements[name];
   }
