@@ -3,15 +3,15 @@
  * server, measures each figure the issues ask for, and prints them as tables; then the same
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
- * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom` or `BENCH_ONLY=viewer` (the
- * viewer alone) runs one part.
+ * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
+ * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Api } from './lib/api.js';
 import { CONNECTIONS, DURATION_SECONDS, printLoadTable } from './lib/load.js';
-import { startAppServer, startBareServer, stopServer, stopServers } from './lib/servers.js';
+import { serverPid, startAppServer, startBareServer, stopServer, stopServers } from './lib/servers.js';
 import { createBenchDatabase, startPostgresServer, type BenchDatabase } from './lib/postgres.js';
 import {
   explainLists,
@@ -30,6 +30,7 @@ import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
 import { dicomFigures, printDicomTable, SLICES, storePhantomStudy } from './dicom.bench.js';
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
+import { hostileFigures, printHostileTable } from './hostile.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -130,8 +131,22 @@ async function dicomFiguresBesideOrthanc(withOrthanc: boolean): Promise<void> {
   await stopServer(base);
 }
 
+/** Hostile DICOM files on a server and embedded database of their own. */
+async function hostileFiguresAlone(): Promise<void> {
+  const base = await startAppServer(path.join(dataDir, 'hostile'));
+  const physician = new Api(base);
+  await physician.signIn('physician@example.com', 'demo-password');
+  const patient = new Api(base);
+  await patient.signIn('patient@example.com', 'demo-password');
+  const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
+  printHostileTable(await hostileFigures(physician, patientUid, serverPid(base)));
+  await stopServer(base);
+}
+
 try {
-  if (only !== 'dicom' && only !== 'viewer') {
+  if (only === 'hostile') {
+    await hostileFiguresAlone();
+  } else if (only !== 'dicom' && only !== 'viewer') {
     const bareBase = await startBareServer();
     if (only !== 'postgres') {
       const base = await startAppServer(dataDir);
@@ -146,6 +161,9 @@ try {
   }
   if (only === undefined || only === 'dicom' || only === 'viewer') {
     await dicomFiguresBesideOrthanc(only !== 'viewer');
+  }
+  if (only === undefined) {
+    await hostileFiguresAlone();
   }
 } finally {
   await stopServers();

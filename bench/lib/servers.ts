@@ -52,6 +52,15 @@ export async function startServer(
   throw new Error(`${script} did not start`);
 }
 
+/** The process id of a server this bench started, to read its memory from /proc. */
+export function serverPid(base: string): number {
+  const pid = children.get(base)?.pid;
+  if (pid === undefined) {
+    throw new Error(`no server at ${base}`);
+  }
+  return pid;
+}
+
 /** Stops one server and waits for it to exit (its CPU profile, if any, is then written). */
 export async function stopServer(base: string): Promise<void> {
   const child = children.get(base);
