@@ -17,6 +17,15 @@ import { median } from './lib/measure.js';
 export const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
 const STOW_BATCH = 10;
 const STOW_CONCURRENCY = 2;
+
+/** A way clients send studies by STOW-RS: instances per request, and requests at a time. */
+interface StowShape {
+  label: string;
+  batch: number;
+  concurrency: number;
+  /** Timed studies, each stored by both servers in turn; the figure is their median. */
+  runs: number;
+}
 const FRAME_PARALLEL = 6;
 /** Timed requests per latency row, after a few untimed ones. */
 const SEARCH_RUNS = 200;
@@ -30,6 +39,20 @@ const WARM_UP = 3;
 const WARM_UP_STUDIES = 2;
 /** Timed STOW-RS runs, each storing a study of its own: one run swings with the machine, the median less. */
 const STOW_RUNS = 5;
+/**
+ * The request shapes measured: one instance per request as a gateway forwards what a modality
+ * sends, small batches, and a whole study in one request as a viewer or a migration sends it.
+ */
+const STOW_SHAPES: StowShape[] = [
+  { label: 'one instance per request, 2 at a time', batch: 1, concurrency: 2, runs: 3 },
+  {
+    label: `batches of ${STOW_BATCH}, ${STOW_CONCURRENCY} at a time`,
+    batch: STOW_BATCH,
+    concurrency: STOW_CONCURRENCY,
+    runs: STOW_RUNS,
+  },
+  { label: 'a whole study in one request', batch: Number.MAX_SAFE_INTEGER, concurrency: 1, runs: 3 },
+];
 /** Timed choices of a folder in Chromium, each of a study of its own, after an untimed one. */
 const FOLDER_RUNS = 3;
 /** The demo patient, so that the files name the patient they are filed under. */
@@ -53,7 +76,8 @@ export interface LatencyFigure {
 }
 
 export interface DicomFigures {
-  stowPerSecond: number;
+  /** Instances stored per second, by STOW_SHAPES. */
+  stowPerSecond: number[];
   studySearch: LatencyFigure;
   instanceList: LatencyFigure;
   seriesMetadata: LatencyFigure;
@@ -93,16 +117,16 @@ function multipartOf(files: Buffer[], boundary: string): Buffer {
   return Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
 }
 
-/** STOW-RS of every file, STOW_BATCH per request and STOW_CONCURRENCY requests at a time: instances/s. */
-async function stowRate(target: Target, files: Buffer[]): Promise<number> {
+/** STOW-RS of every file in requests of the shape's size, the shape's number at a time: instances/s. */
+async function stowRate(target: Target, files: Buffer[], shape: StowShape): Promise<number> {
   const batches: Buffer[][] = [];
-  for (let start = 0; start < files.length; start += STOW_BATCH) {
-    batches.push(files.slice(start, start + STOW_BATCH));
+  for (let start = 0; start < files.length; start += shape.batch) {
+    batches.push(files.slice(start, start + shape.batch));
   }
   const boundary = 'bench-stow-boundary-7d1f';
   const bodies = batches.map((batch) => multipartOf(batch, boundary));
   const started = performance.now();
-  await inParallel(bodies, STOW_CONCURRENCY, async (body) => {
+  await inParallel(bodies, shape.concurrency, async (body) => {
     await request(target, `/studies${target.stowQuery}`, 'application/dicom+json', {
       method: 'POST',
       headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` },
@@ -292,6 +316,7 @@ export async function storePhantomStudy(physician: Api, patientUid: string, work
       stowQuery: `?patient=${patientUid}`,
     },
     files,
+    STOW_SHAPES[1]!,
   );
 }
 
@@ -310,9 +335,12 @@ export async function dicomFigures(
     return folders;
   };
   const warmUps = await phantomFolders('warm-up', WARM_UP_STUDIES);
-  const timed = await phantomFolders('stow', STOW_RUNS);
-  // The first timed study is the one searched and read.
-  const stowed = timed[0]!.phantom;
+  const timed: Awaited<ReturnType<typeof phantomFolders>>[] = [];
+  for (const [index, shape] of STOW_SHAPES.entries()) {
+    timed.push(await phantomFolders(`stow-${index}`, shape.runs));
+  }
+  // The first timed study of small batches is the one searched and read.
+  const stowed = timed[1]![0]!.phantom;
   // A folder of its own for every choice in Chromium: the first untimed, as for STOW-RS.
   const chosen = await phantomFolders('folder', 1 + FOLDER_RUNS);
   const readFiles = (files: string[]) => Promise.all(files.map((file) => fs.readFile(file)));
@@ -342,15 +370,17 @@ export async function dicomFigures(
     for (const { files } of warmUps) {
       const bytes = await readFiles(files);
       for (const { target } of servers) {
-        await stowRate(target, bytes);
+        await stowRate(target, bytes, STOW_SHAPES[1]!);
       }
     }
     // Then each timed study by one server and the other in turn, so both meet the machine as it is.
-    const rates = servers.map(() => [] as number[]);
-    for (const { files } of timed) {
-      const bytes = await readFiles(files);
-      for (const [index, { target }] of servers.entries()) {
-        rates[index]!.push(await stowRate(target, bytes));
+    const rates = servers.map(() => STOW_SHAPES.map(() => [] as number[]));
+    for (const [shapeIndex, shape] of STOW_SHAPES.entries()) {
+      for (const { files } of timed[shapeIndex]!) {
+        const bytes = await readFiles(files);
+        for (const [index, { target }] of servers.entries()) {
+          rates[index]![shapeIndex]!.push(await stowRate(target, bytes, shape));
+        }
       }
     }
     const reads: Awaited<ReturnType<typeof searchAndRead>>[] = [];
@@ -364,7 +394,7 @@ export async function dicomFigures(
       }
     }
     const [oursFigures, orthancFigures] = servers.map((_, index) => ({
-      stowPerSecond: median(rates[index]!),
+      stowPerSecond: rates[index]!.map(median),
       ...reads[index]!,
       folder: {
         filed: median(folders[index]!.slice(1).map((figure) => figure.filed)),
@@ -386,9 +416,11 @@ export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc
   console.log(`\nDICOM beside Orthanc: ${SLICES}-slice 512×512 16-bit CT, same files, same run\n`);
   console.log('| figure | ours | Orthanc | ours faster by |');
   console.log('|---|---:|---:|---:|');
-  console.log(
-    `| STOW-RS, batches of ${STOW_BATCH}, ${STOW_CONCURRENCY} at a time, median of ${STOW_RUNS} studies | ${rateCells(ours.stowPerSecond, orthanc.stowPerSecond, 'instances/s')} |`,
-  );
+  for (const [index, shape] of STOW_SHAPES.entries()) {
+    console.log(
+      `| STOW-RS, ${shape.label}, median of ${shape.runs} studies | ${rateCells(ours.stowPerSecond[index]!, orthanc.stowPerSecond[index]!, 'instances/s')} |`,
+    );
+  }
   console.log(
     `| QIDO-RS study search (name wildcard, date range), p50 / p95 | ${latencyCells(ours.studySearch, orthanc.studySearch)} |`,
   );
