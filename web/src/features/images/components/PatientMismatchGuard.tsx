@@ -10,6 +10,11 @@ function bornPhrase(date: string | null): string {
   return date ? `born ${formatBirthDate(date)}` : 'no birth date given';
 }
 
+/** The person most files name first (likely whom the study is of); a stable sort keeps the rest as given. */
+function byFileCount(found: readonly PersonInFiles[]): PersonInFiles[] {
+  return [...found].sort((a, b) => b.files - a.files);
+}
+
 /**
  * The wrong-patient guard: every person the files name (with how many files name each) beside the
  * chosen patient, and a choice to go on anyway or not at all. Focus moves to it so that keyboard
@@ -43,7 +48,7 @@ export function PatientMismatchGuard({
         <div className="col-sm-6">
           <strong id="patient-mismatch-found">In the files:</strong>
           <ul className="mb-0 ps-3" aria-labelledby="patient-mismatch-found">
-            {found.map((person) => (
+            {byFileCount(found).map((person) => (
               <li key={`${person.name}\u0000${person.birth_date ?? ''}`}>
                 {personNameOf(person.name) || 'No name given'}, {bornPhrase(person.birth_date)} (
                 {counted(person.files, 'file', 'files')})

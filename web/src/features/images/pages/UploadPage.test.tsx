@@ -227,8 +227,8 @@ describe('UploadPage with DICOM', () => {
     await waitFor(() => expect(heading).toHaveFocus());
     const guard = within(screen.getByRole('alert'));
     expect(guard.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Paula Patient, born March 4, 1990 (1 file)',
       'John Smith, born February 3, 1971 (2 files)',
+      'Paula Patient, born March 4, 1990 (1 file)',
       'Anna Müller, no birth date given (1 file)',
     ]);
     expect(guard.getByText(/Nothing has been sent yet\./)).toBeInTheDocument();
