@@ -57,12 +57,12 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await doctor.getByLabel('Notes').fill('CT and MR of the head from the referring hospital.');
   await doctor.getByRole('button', { name: 'Complete Upload' }).click();
 
-  // The files name John Smith: the page compares and waits for a decision; nothing is filed yet.
+  // The files name John Smith: the page reads their headers and waits for a decision; nothing is sent yet.
   const warning = doctor.getByRole('alert').filter({ hasText: 'These files name a different patient' });
-  await expect(warning).toContainText('In the files: John Smith, born');
+  await expect(warning.getByRole('listitem')).toHaveText(['John Smith, born January 1, 1965 (8 files)']);
   await expect(warning).toContainText('Chosen patient: Erin Endtoend, born');
   await expect(doctor.getByRole('heading', { name: 'These files name a different patient' })).toBeFocused();
-  await warning.getByRole('button', { name: 'File under Erin Endtoend anyway' }).click();
+  await warning.getByRole('button', { name: 'Upload and file under Erin Endtoend anyway' }).click();
   await expect(doctor.getByText('Filed 1 study with 8 instances.')).toBeVisible();
 
   // The patient's library lists the study with its modalities, and its preview once drawn.
@@ -99,14 +99,17 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await patient.keyboard.press('End');
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 5 / 5');
 
-  // When the server fails to send a frame, the viewer says so, and Retry asks again.
+  // When the server fails to send a frame, the viewer says which image, and Retry asks again.
   await patient.route('**/frames/**', (route) => route.fulfill({ status: 503, body: '' }));
   await patient.getByRole('button', { name: /MR · Series 2/ }).click();
-  await expect(patient.getByText('The image could not be loaded.')).toBeVisible({ timeout: 30_000 });
+  const failure = patient
+    .getByRole('alert')
+    .filter({ hasText: 'Image 2 could not be fetched from the archive.' });
+  await expect(failure).toBeVisible({ timeout: 30_000 });
   await patient.unroute('**/frames/**');
-  await patient.getByRole('button', { name: 'Retry' }).click();
+  await failure.getByRole('button', { name: 'Retry' }).click();
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 2 / 3');
-  await expect(patient.getByText('The image could not be loaded.')).toBeHidden();
+  await expect(failure).toBeHidden();
 
   // Two viewports compare the series, with one toolbar for the active one; keys move the focused one.
   await patient.getByRole('button', { name: 'Two viewports (1 × 2)' }).click();
