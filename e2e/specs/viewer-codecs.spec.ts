@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { newUid, sampleCopy } from '../../server/test/dicom-files.js';
 import {
+  SYNTAX_SAMPLES,
   jpeg2000Ct,
   jpegLsPhantom,
   patientWithStudy,
@@ -41,6 +42,15 @@ test('a JPEG-LS study opens in the viewer, every image of it decoded', async ({ 
   await expect(page.getByTestId('viewer-progress')).toBeHidden({ timeout: 30_000 });
   await expectNoFailure(page);
 });
+
+for (const { syntax, file } of SYNTAX_SAMPLES) {
+  test(`a file in ${syntax} opens in the viewer and is drawn`, async ({ browser }) => {
+    const { page, itemUid } = await patientWithStudy(browser, [await file()]);
+    await openSeries(page, itemUid, /Series 1/);
+    await expectDrawn(page);
+    await expectNoFailure(page);
+  });
+}
 
 test('an image whose frame cannot be decoded says so, and the progress does not wait for it', async ({
   browser,
