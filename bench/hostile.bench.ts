@@ -163,7 +163,7 @@ export async function hostileFigures(
     return RLE_FRAMES / ((performance.now() - started) / 1000);
   };
   const rleFramesPerSecond = await framesPerSecond(
-    `multipart/related; type="application/octet-stream"; transfer-syntax=${RLE}`,
+    `multipart/related; type="image/dicom-rle"; transfer-syntax=${RLE}`,
   );
   const rleDecodedFramesPerSecond = await framesPerSecond(
     'multipart/related; type="application/octet-stream"',
