@@ -27,13 +27,17 @@ export function StackProgress({
   if (settled < count) {
     return (
       <div className="mt-2" role="status" data-testid="viewer-progress">
-        <ProgressBar
-          now={settled}
-          max={count}
-          label={`${settled} / ${count}`}
-          visuallyHidden
-          aria-label="Images loaded"
-        />
+        {/* A child bar takes the label itself: on the outer one it would name a box with no role. */}
+        <ProgressBar>
+          <ProgressBar
+            isChild
+            now={settled}
+            max={count}
+            label={`${settled} / ${count}`}
+            visuallyHidden
+            aria-label="Images loaded"
+          />
+        </ProgressBar>
         <small className="text-body-secondary">
           Loaded {loaded} of {count} images{failedText && ` · ${failedText}`}
         </small>
