@@ -63,7 +63,8 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await expect(warning).toContainText('Chosen patient: Erin Endtoend, born');
   await expect(doctor.getByRole('heading', { name: 'These files name a different patient' })).toBeFocused();
   await warning.getByRole('button', { name: 'Upload and file under Erin Endtoend anyway' }).click();
-  await expect(doctor.getByText('Filed 1 study with 8 instances.')).toBeVisible();
+  // Eight files go up before the filing: on a busy machine that takes longer than a click's answer.
+  await expect(doctor.getByText('Filed 1 study with 8 instances.')).toBeVisible({ timeout: 30_000 });
 
   // The patient's library lists the study with its modalities, and its preview once drawn.
   await patient.goto('/imagelibrary');
