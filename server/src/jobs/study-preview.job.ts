@@ -42,7 +42,7 @@ type Instance = Awaited<ReturnType<typeof repo.listSeriesWithImages>>[number]['i
  */
 async function renderMiddle(storage: Storage, decoder: DecodePool, images: Instance[]) {
   const middle = images[Math.floor((images.length - 1) / 2)]!;
-  if (middle.size > decoder.maxInstanceBytes) {
+  if (middle.size > decoder.maxInstanceBytes || decoder.isOverPixelBound(middle)) {
     throw new DicomReadError(PREVIEW_MESSAGES.tooLarge);
   }
   const bytes = await buffer(await storage.read(middle.storageKey));

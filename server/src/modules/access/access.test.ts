@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODIES } from '@ra/shared';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import {
@@ -8,7 +9,7 @@ import {
   createRadiologist,
   signIn,
 } from '../../../test/factories.js';
-import { pngImage, uploadFile, uploadImageFor } from '../../../test/uploads.js';
+import { createUpload, uploadImageFor } from '../../../test/uploads.js';
 import { users } from '../../db/schema/index.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { canRead, requireRead } from './access.policy.js';
@@ -76,14 +77,10 @@ describe('an account whose email is not verified', () => {
     const token = (await signIn(t.app, physician.email)).token;
     expect((await get(token, '/api/user/patients')).json()).toEqual({ patients: [], next_cursor: null });
     expect((await get(token, `/api/user/${patient.id}/images`)).statusCode).toBe(404);
-    const url = await uploadFile(t.app, token, await pngImage(40, 40));
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/upload-image',
-      headers: bearer(token),
-      payload: { patient: patient.id, url },
-    });
-    expect(upload.statusCode).toBe(404);
+    // Nothing they send is stored: the upload itself is refused, asking them to confirm their address.
+    const upload = await createUpload(t.app, token, { size: 1000, purpose: 'image' });
+    expect(upload.statusCode).toBe(403);
+    expect(upload.json()).toEqual(ERROR_BODIES.unverified);
   });
 });
 

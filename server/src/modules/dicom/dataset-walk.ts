@@ -1,6 +1,6 @@
 import { STUDY_MESSAGES } from '@ra/shared';
 import dcmjs from 'dcmjs';
-import { DicomReadError } from './dicom-read-error.js';
+import { DicomReadError, READ_LIMIT_MESSAGES } from './dicom-read-error.js';
 
 /**
  * Walks DICOM elements the way dcmjs 0.50 reads them (its VR rules, its dictionary for implicit VR,
@@ -10,6 +10,11 @@ import { DicomReadError } from './dicom-read-error.js';
 
 /** Deeper nesting than any real dataset has; dcmjs recurses once per level. */
 const MAX_NESTING = 32;
+/**
+ * More elements than a dataset the archive keeps can hold: even at their smallest, this many make
+ * metadata past the 1 MiB an instance may have, and dcmjs takes seconds over a million of them.
+ */
+export const MAX_ELEMENTS = 100_000;
 const UNDEFINED_LENGTH = 0xffffffff;
 const ITEM = 0xfffee000;
 const ITEM_END = 0xfffee00d;
@@ -53,6 +58,8 @@ export interface Walk {
   /** Whether dcmjs will read these very bytes, so that a VR can be rewritten in its copy of them. */
   canRewrite: boolean;
   opaqueSequences: OpaqueSequence[];
+  /** Elements walked so far, nested ones included (bounded by MAX_ELEMENTS). */
+  elements: number;
 }
 
 export function refuse(): never {
@@ -97,6 +104,10 @@ export function walkDataset(walk: Walk, from: number, end: number, depth: number
 }
 
 export function walkElement(walk: Walk, at: number, end: number, depth: number): number {
+  walk.elements += 1;
+  if (walk.elements > MAX_ELEMENTS) {
+    throw new DicomReadError(READ_LIMIT_MESSAGES.tooManyElements);
+  }
   const { view, littleEndian } = walk;
   need(at + 8 <= end);
   const tag = readTag(walk, at);

@@ -109,6 +109,14 @@ export class DecodePool {
     return this.options.maxInstanceBytes;
   }
 
+  /**
+   * Whether a frame of the size the archive recorded at ingest is past the render bound, so that it
+   * is refused before its file is read or inflated (a 300 KB deflated file may hold 12000 × 12000).
+   */
+  isOverPixelBound(image: { rows: number | null; columns: number | null }): boolean {
+    return (image.rows ?? 0) * (image.columns ?? 0) > this.options.maxRenderPixels;
+  }
+
   private async run<T>(name: string, task: object, transfer: ArrayBuffer[]): Promise<Outcome<T>> {
     // Counted here as well as by piscina, whose maxQueue lets every task with an AbortSignal queue.
     if (this.inFlight >= this.options.threads + this.options.maxQueue) {

@@ -9,6 +9,7 @@ export const PREVIEW_MESSAGES = {
 /** Why a file is not read at all: it would take more than the configured bounds (config.ts). */
 export const READ_LIMIT_MESSAGES = {
   inflatesTooLarge: 'The file inflates to more than the archive reads.',
+  tooManyElements: 'The file holds more attributes than the archive reads.',
 } as const;
 
 export type DicomReadReason =

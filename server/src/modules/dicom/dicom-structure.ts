@@ -104,6 +104,7 @@ function walkMeta(bytes: Uint8Array): { datasetStart: number; transferSyntaxUid:
     found: new Map(),
     canRewrite: false,
     opaqueSequences: [],
+    elements: 0,
   };
   let datasetStart: number;
   need(bytes.length >= 140);
@@ -162,6 +163,7 @@ export function checkDicomLayout(
     // dcmjs reads a copy of an inflated dataset (dicom-parser.ts), in which a VR can be rewritten.
     canRewrite: true,
     opaqueSequences: [],
+    elements: 0,
   };
   walkDataset(walk, from, dataset.length, 0);
   return {

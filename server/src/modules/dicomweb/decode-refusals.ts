@@ -6,6 +6,7 @@ import { FramesTooLarge } from '../dicom/frame-data-errors.js';
 const OVER_BOUNDS: ReadonlySet<string> = new Set([
   PREVIEW_MESSAGES.tooLarge,
   READ_LIMIT_MESSAGES.inflatesTooLarge,
+  READ_LIMIT_MESSAGES.tooManyElements,
 ]);
 
 /** Whether a read was refused for going past the bounds set for reading a file (config.ts). */

@@ -31,12 +31,15 @@ function encode(image: sharp.Sharp, type: RenderedType): Promise<Buffer> {
 export async function renderStoredFrame(
   decoder: DecodePool,
   storage: Storage,
-  instance: { storageKey: string; size: number },
+  instance: { storageKey: string; size: number; rows: number | null; columns: number | null },
   frameNumber: number,
   type: RenderedType,
 ): Promise<Buffer | undefined> {
   if (instance.size > decoder.maxInstanceBytes) {
     throw new DecodeOverLimit('The file is larger than the largest instance read.');
+  }
+  if (decoder.isOverPixelBound(instance)) {
+    throw new DecodeOverLimit('The image is too large to render.');
   }
   const bytes = await buffer(await storage.read(instance.storageKey));
   try {

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { canUploadFor, requireStorer } from '../access/access.policy.js';
+import { READ_LIMIT_MESSAGES } from '../dicom/dicom-read-error.js';
 import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
 import { sortReads, type RefusedFile } from '../studies/study-files.js';
 import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
@@ -40,6 +41,8 @@ const FAILURE = {
 } as const;
 const FAILURE_OF_REASON: Record<string, number> = {
   [STUDY_MESSAGES.metadataTooLarge]: FAILURE.outOfResources,
+  [READ_LIMIT_MESSAGES.inflatesTooLarge]: FAILURE.outOfResources,
+  [READ_LIMIT_MESSAGES.tooManyElements]: FAILURE.outOfResources,
   [STUDY_MESSAGES.storageFull]: FAILURE.outOfResources,
   [STUDY_MESSAGES.processingFailed]: FAILURE.processingFailure,
   [STUDY_MESSAGES.cannotAddToStudy]: FAILURE.processingFailure,

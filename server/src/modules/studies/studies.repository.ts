@@ -176,6 +176,8 @@ export async function listSeriesWithImages(db: Queryable, itemId: string) {
       numberOfFrames: dicomInstances.numberOfFrames,
       isImage: dicomInstances.isImage,
       sopClassUid: dicomInstances.sopClassUid,
+      rows: dicomInstances.rows,
+      columns: dicomInstances.columns,
     })
     .from(dicomSeries)
     .innerJoin(dicomInstances, eq(dicomInstances.seriesId, dicomSeries.id))
