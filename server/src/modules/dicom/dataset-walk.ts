@@ -60,6 +60,11 @@ export interface Walk {
   opaqueSequences: OpaqueSequence[];
   /** Elements walked so far, nested ones included (bounded by MAX_ELEMENTS). */
   elements: number;
+  /**
+   * Stop at the first top-level pixel data element, recorded with its header alone: only the
+   * attributes before it are wanted, and its value may not have been inflated (dicom-structure.ts).
+   */
+  stopAtPixels?: boolean;
 }
 
 export function refuse(): never {
@@ -135,6 +140,10 @@ export function walkElement(walk: Walk, at: number, end: number, depth: number):
     length = view.getUint32(at + 4, littleEndian);
     valueAt = at + 8;
     vr = dictionaryVr(tag) ?? (length === UNDEFINED_LENGTH ? 'SQ' : 'UN');
+  }
+  if (depth === 0 && walk.stopAtPixels && walk.wanted.has(tag)) {
+    walk.found.set(tag, { tag, elementAt: at, kind: 'native', vr, offset: valueAt, length: 0 });
+    return end;
   }
   if (vr === 'SQ' && isReparsedUnknown) {
     // A sequence written as UN holds implicit VR little endian (CP-246), which dcmjs would parse with

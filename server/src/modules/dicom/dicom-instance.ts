@@ -65,7 +65,8 @@ export interface NativeFrames {
  * unreadable when the file is damaged or names no study, series or instance.
  */
 export function readDicomInstance(bytes: Uint8Array): DicomInstance {
-  const { layout, meta, dataset } = parseDicom(bytes);
+  // Only the attributes are kept: a deflated file's pixels are never inflated to file it.
+  const { layout, meta, dataset } = parseDicom(bytes, { isHeadOnly: true });
   const sopClassUid = readString(dataset, '00080016') || readString(meta, '00020002');
   const isDicomdir = readString(meta, '00020002') === MEDIA_STORAGE_DIRECTORY;
   const instance = {

@@ -174,6 +174,22 @@ describe('checking the structure before dcmjs reads it', () => {
     );
   });
 
+  it('inflates only the attributes of a deflated dataset when the pixels are not wanted', () => {
+    // 100 MB of pixels behind the attributes, deflated to about 100 KB.
+    const pixels = element(0x7fe00010, 'OW', Buffer.alloc(100 * 1024 ** 2));
+    const file = part10(
+      deflateRawSync(Buffer.concat([identifiers, pixels]), { level: 9 }),
+      TRANSFER_SYNTAX.deflatedLittleEndian,
+    );
+    const limits = { maxInstanceBytes: 1024 ** 2 };
+    // Inflated whole it is past the bound; for its attributes it is read at once.
+    expect(() => checkDicomLayout(file, limits)).toThrow(READ_LIMIT_MESSAGES.inflatesTooLarge);
+    const head = checkDicomLayout(file, { ...limits, isHeadOnly: true });
+    expect(head.dataset.length).toBeLessThan(2 * 1024 ** 2);
+    expect(head.pixelData.get(0x7fe00010)).toMatchObject({ elementAt: identifiers.length });
+    expect(readDicomInstance(file).sopInstanceUid).not.toBe('');
+  });
+
   it('finds native and encapsulated pixel data', () => {
     const native = checkDicomLayout(readDicomSample('MR_small.dcm')).pixelData.get(0x7fe00010);
     expect(native).toMatchObject({ kind: 'native', vr: 'OW', length: 8192 });

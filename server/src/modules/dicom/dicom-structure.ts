@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib';
+import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { STUDY_MESSAGES } from '@ra/shared';
 import {
   need,
@@ -59,6 +59,45 @@ function inflateDataset(deflated: Uint8Array, limit: number): Buffer {
   }
 }
 
+/**
+ * What the attributes before the pixels of a deflated dataset may inflate to when only they are
+ * wanted (reading a file to file it): far past the metadata an instance may keep.
+ */
+export const MAX_INFLATED_HEAD_BYTES = 64 * 1024 ** 2;
+/** The compressed bytes first inflated for the head; each further try inflates four times more. */
+const FIRST_HEAD_INPUT_BYTES = 1024;
+
+/**
+ * Inflates only the start of a deflated dataset, enough to hold every element before the top-level
+ * pixel data: the longer compressed prefixes are inflated (zlib flushes what a prefix holds) until
+ * `isEnough` says the head is whole, or the whole dataset is inflated. A zip bomb's gigabytes of
+ * pixels are never inflated; a head past MAX_INFLATED_HEAD_BYTES is refused.
+ */
+function inflateHead(deflated: Uint8Array, isEnough: (inflated: Buffer) => boolean): Buffer {
+  for (let input = FIRST_HEAD_INPUT_BYTES; ; input *= 4) {
+    const isWhole = input >= deflated.length;
+    let inflated: Buffer;
+    try {
+      inflated = inflateRawSync(deflated.subarray(0, input), {
+        finishFlush: isWhole ? zlibConstants.Z_FINISH : zlibConstants.Z_SYNC_FLUSH,
+        maxOutputLength: MAX_INFLATED_HEAD_BYTES,
+      });
+    } catch (error) {
+      const isTooLarge =
+        error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+      throw new DicomReadError(
+        isTooLarge ? READ_LIMIT_MESSAGES.inflatesTooLarge : STUDY_MESSAGES.unreadable,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (isWhole || isEnough(inflated)) {
+      return inflated;
+    }
+  }
+}
+
 export const PIXEL_DATA_TAGS = {
   pixelData: 0x7fe00010,
   floatPixelData: 0x7fe00008,
@@ -70,6 +109,11 @@ const PIXEL_TAGS: ReadonlySet<number> = new Set(Object.values(PIXEL_DATA_TAGS));
 export interface DicomReadLimits {
   /** The largest instance read; a deflated dataset inflates to at most four times this. */
   maxInstanceBytes?: number;
+  /**
+   * Only the attributes are wanted, not the pixels (reading a file to file it): a deflated dataset
+   * is inflated up to its top-level pixel data, whose value is then not checked nor laid out.
+   */
+  isHeadOnly?: boolean;
 }
 
 export interface DicomLayout {
@@ -137,7 +181,7 @@ function walkMeta(bytes: Uint8Array): { datasetStart: number; transferSyntaxUid:
 /** Checks a whole Part 10 file and returns where its pixel data lies; throws DicomReadError. */
 export function checkDicomLayout(
   bytes: Uint8Array,
-  { maxInstanceBytes = DEFAULT_MAX_INSTANCE_BYTES }: DicomReadLimits = {},
+  { maxInstanceBytes = DEFAULT_MAX_INSTANCE_BYTES, isHeadOnly = false }: DicomReadLimits = {},
 ): DicomLayout {
   if (
     bytes.length < 132 ||
@@ -146,17 +190,11 @@ export function checkDicomLayout(
     throw new DicomReadError(STUDY_MESSAGES.notDicom);
   }
   const { datasetStart, transferSyntaxUid } = walkMeta(bytes);
-  let dataset = bytes;
-  let from = datasetStart;
-  if (transferSyntaxUid === TRANSFER_SYNTAX.deflatedLittleEndian) {
-    dataset = inflateDataset(bytes.subarray(datasetStart), maxInflatedBytes(maxInstanceBytes));
-    from = 0;
-  }
-  const littleEndian = transferSyntaxUid !== TRANSFER_SYNTAX.explicitBigEndian;
-  const walk: Walk = {
+  const isDeflated = transferSyntaxUid === TRANSFER_SYNTAX.deflatedLittleEndian;
+  const newWalk = (dataset: Uint8Array): Walk => ({
     bytes: dataset,
     view: new DataView(dataset.buffer, dataset.byteOffset, dataset.byteLength),
-    littleEndian,
+    littleEndian: transferSyntaxUid !== TRANSFER_SYNTAX.explicitBigEndian,
     explicitVr: transferSyntaxUid !== TRANSFER_SYNTAX.implicitLittleEndian,
     wanted: PIXEL_TAGS,
     found: new Map(),
@@ -164,8 +202,40 @@ export function checkDicomLayout(
     canRewrite: true,
     opaqueSequences: [],
     elements: 0,
-  };
-  walkDataset(walk, from, dataset.length, 0);
+    stopAtPixels: isDeflated && isHeadOnly,
+  });
+  let dataset = bytes;
+  let from = datasetStart;
+  let walk = newWalk(dataset);
+  if (isDeflated && isHeadOnly) {
+    from = 0;
+    dataset = inflateHead(bytes.subarray(datasetStart), (head) => {
+      // Whole when the walk reaches the pixel data; a walk that runs out of bytes needs more.
+      const tried = newWalk(head);
+      try {
+        walkDataset(tried, 0, head.length, 0);
+      } catch (err) {
+        if (err instanceof DicomReadError && err.reason === STUDY_MESSAGES.unreadable) {
+          return false;
+        }
+        throw err;
+      }
+      walk = tried;
+      return tried.found.size > 0;
+    });
+    if (walk.bytes !== dataset) {
+      walk = newWalk(dataset);
+      walkDataset(walk, from, dataset.length, 0);
+    }
+  } else {
+    if (isDeflated) {
+      dataset = inflateDataset(bytes.subarray(datasetStart), maxInflatedBytes(maxInstanceBytes));
+      from = 0;
+      walk = newWalk(dataset);
+    }
+    walkDataset(walk, from, dataset.length, 0);
+  }
+  const littleEndian = walk.littleEndian;
   return {
     transferSyntaxUid,
     datasetStart,
