@@ -35,6 +35,8 @@ export interface HostileFigures {
   healthMax: number;
   healthSamples: number;
   peakRssMb: number;
+  /** The server's resident memory just before the hostile files are sent. */
+  startRssMb: number;
   stowStatus: number;
   renderedStatuses: Record<string, number[]>;
   rleFramesPerSecond: number;
@@ -128,6 +130,7 @@ export async function hostileFigures(
     elementBomb(elements, 1_000_000),
   ];
   const renderedStatuses: Record<string, number[]> = { deflate: [], pixel: [], elements: [] };
+  const startRssMb = rssMb(serverPid);
   const {
     result: stowStatus,
     latencies,
@@ -173,6 +176,7 @@ export async function hostileFigures(
     healthMax: Math.max(...latencies),
     healthSamples: latencies.length,
     peakRssMb: peakRss,
+    startRssMb,
     stowStatus,
     renderedStatuses,
     rleFramesPerSecond,
@@ -191,7 +195,7 @@ export function printHostileTable(figures: HostileFigures): void {
     `| /api/health p99 while a deflate bomb, a pixel bomb and an element bomb are read via /rendered (${figures.healthSamples} samples; max ${figures.healthMax.toFixed(0)} ms; rendered: ${statuses}) | ${figures.healthP99.toFixed(0)} ms | < 100 ms |`,
   );
   console.log(
-    `| peak server RSS while 4 deflate bombs, the pixel bomb and the element bomb are stored (STOW ${figures.stowStatus}) and rendered | ${figures.peakRssMb.toFixed(0)} MB | < 1 GB |`,
+    `| peak server RSS while 4 deflate bombs, the pixel bomb and the element bomb are stored (STOW ${figures.stowStatus}) and rendered (${figures.startRssMb.toFixed(0)} MB before) | ${figures.peakRssMb.toFixed(0)} MB | < 1 GB |`,
   );
   console.log(
     `| frames of a ${RLE_FRAMES}-frame RLE instance (${RLE_SIDE}×${RLE_SIDE}, ${figures.rleFileMb.toFixed(0)} MB) over /frames, one by one, as stored | ${figures.rleFramesPerSecond.toFixed(0)} frames/s | ≥ 100 frames/s |`,

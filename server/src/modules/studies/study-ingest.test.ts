@@ -77,6 +77,21 @@ async function uploadAll(
   return urls;
 }
 
+/** Uploads one file (a ZIP, a bundle) and files it for the patient: upload-study's answer. */
+async function uploadAndFile(body: Buffer, purpose: string, filename: string) {
+  const created = await createUpload(t.app, people.physician.token, {
+    size: body.length,
+    purpose,
+    filename,
+    body,
+  });
+  expect(created.statusCode).toBe(201);
+  return fileStudy(people.physician.token, {
+    patient: people.patient.id,
+    uploads: [created.headers.location as string],
+  });
+}
+
 /** The working folders of bundles read ahead of their filing. */
 async function readAhead(): Promise<string[]> {
   const names = await fs.readdir(path.join(t.config.storageDir, 'unpacked'));
@@ -353,17 +368,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
       { name: 'DICOM/BROKEN', data: readDicomSample('MR_truncated.dcm') },
       { name: '../escape.dcm', data: await sampleCopy('CT_small.dcm', JANE) },
     ]);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: zip.length,
-      purpose: 'dicom-zip',
-      filename: 'cd.zip',
-      body: zip,
-    });
-    expect(created.statusCode).toBe(201);
-    const response = await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: [created.headers.location as string],
-    });
+    const response = await uploadAndFile(zip, 'dicom-zip', 'cd.zip');
     expect(response.statusCode).toBe(201);
     const filed = uploadStudyResponseSchema.parse(response.json());
     expect(filed.items).toEqual([
@@ -451,33 +456,14 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
 
     const whole = dicomBundle([{ path: 'IM1', bytes: await sampleCopy('CT_small.dcm', JANE) }]);
     const cut = whole.subarray(0, whole.length - 40);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: cut.length,
-      purpose: 'dicom-bundle',
-      filename: '1 DICOM file',
-      body: cut,
-    });
-    expect(created.statusCode).toBe(201);
-    const response = await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: [created.headers.location as string],
-    });
+    const response = await uploadAndFile(cut, 'dicom-bundle', '1 DICOM file');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ errors: [{ msg: STUDY_MESSAGES.noDicom, path: 'uploads' }] });
   });
 
   it('answers 400 when nothing in the uploads is DICOM, and files nothing', async () => {
     const zip = buildZip([{ name: 'readme.txt', data: 'no images here' }]);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: zip.length,
-      purpose: 'dicom-zip',
-      filename: 'cd.zip',
-      body: zip,
-    });
-    const response = await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: [created.headers.location as string],
-    });
+    const response = await uploadAndFile(zip, 'dicom-zip', 'cd.zip');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ errors: [{ msg: STUDY_MESSAGES.noDicom, path: 'uploads' }] });
   });
@@ -488,17 +474,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     ]);
     // Cut short: the central directory is gone, so not one of its files can be read.
     const cut = whole.subarray(0, whole.length - 30);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: cut.length,
-      purpose: 'dicom-zip',
-      filename: 'cd.zip',
-      body: cut,
-    });
-    expect(created.statusCode).toBe(201);
-    const response = await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: [created.headers.location as string],
-    });
+    const response = await uploadAndFile(cut, 'dicom-zip', 'cd.zip');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       errors: [{ msg: 'The ZIP file could not be read.', path: 'uploads' }],
@@ -509,16 +485,7 @@ describe('filing DICOM studies (api-contract §10.2)', () => {
     const zip = buildZip([
       { name: 'DICOM/IM1', data: await sampleCopy('CT_small.dcm', JANE), isEncrypted: true },
     ]);
-    const created = await createUpload(t.app, people.physician.token, {
-      size: zip.length,
-      purpose: 'dicom-zip',
-      filename: 'cd.zip',
-      body: zip,
-    });
-    const response = await fileStudy(people.physician.token, {
-      patient: people.patient.id,
-      uploads: [created.headers.location as string],
-    });
+    const response = await uploadAndFile(zip, 'dicom-zip', 'cd.zip');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       errors: [{ msg: 'cd.zip/DICOM/IM1: Encrypted files cannot be read.', path: 'uploads' }],
