@@ -44,13 +44,13 @@ export interface HostileFigures {
   rleFileMb: number;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /** Resident memory of a process, in MB, from /proc. */
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'latin1');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
@@ -90,7 +90,7 @@ async function get(physician: Api, path: string, accept: string): Promise<{ stat
 }
 
 /** Runs `work` while /api/health is timed every few milliseconds and the server's memory sampled. */
-async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
+export async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
   const latencies: number[] = [];
   let peakRss = rssMb(pid);
   let isWorking = true;

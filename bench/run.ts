@@ -30,7 +30,8 @@ import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
 import { dicomFigures, printDicomTable, SLICES, storePhantomStudy } from './dicom.bench.js';
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
-import { hostileFigures, printHostileTable } from './hostile.bench.js';
+import { hostileFigures, printHostileTable, rssMb } from './hostile.bench.js';
+import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -145,6 +146,8 @@ async function hostileFiguresAlone(): Promise<void> {
   const patient = new Api(base);
   await patient.signIn('patient@example.com', 'demo-password');
   const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
+  const startRssMb = rssMb(serverPid(base));
+  printHostileCorpus(await hostileCorpus(physician, patientUid, serverPid(base)), startRssMb);
   printHostileTable(await hostileFigures(physician, patientUid, serverPid(base)));
   await stopServer(base);
 }
