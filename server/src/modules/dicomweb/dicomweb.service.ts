@@ -215,7 +215,7 @@ export async function instancesAt(
 }
 
 /** Instances whose metadata one statement reads: each is at most DICOM_MAX_METADATA_BYTES. */
-const METADATA_BATCH = 32;
+const METADATA_BATCH = 64;
 
 /**
  * WADO-RS metadata (PS3.18 10.4.1.1.2): the stored attributes of every instance under the path, as
