@@ -78,47 +78,48 @@ export async function hostileCorpus(
   const deflate = hostileUids();
   const pixel = hostileUids();
   const longText = newUid();
+  // Every file is built before the server is watched: building a million elements here would hold
+  // this process's own health poller and be counted against the server.
+  const deflateFile = await deflateBomb(deflate, 400 * 1024 ** 2);
+  const fourDeflateFiles = await Promise.all(
+    [0, 1, 2, 3].map(() => deflateBomb(hostileUids(), 400 * 1024 ** 2)),
+  );
+  const pixelFile = await pixelBomb(pixel);
+  const elementFile = elementBomb(hostileUids(), 1_000_000);
+  const series = newUid();
+  const report = 'R'.repeat(10 * 1024 ** 2);
+  const longTextFiles = Array.from(
+    { length: 55 },
+    (_, index) =>
+      hostileFile({
+        studyUid: longText,
+        seriesUid: series,
+        elements: {
+          '0040A160': { vr: 'UT', value: report },
+          ...(index === 0 ? { '00081030': { vr: 'UT', value: 'D'.repeat(20 * 1024 ** 2) } } : {}),
+        },
+      }).bytes,
+  );
   const inputs: [string, () => Promise<string>][] = [
     [
       'deflate bomb (≈400 KB → 400 MB), stored then /rendered',
       async () =>
-        `${await stowAnswer(physician, filed, [await deflateBomb(deflate, 400 * 1024 ** 2)])}; rendered ${await getAnswer(physician, `${instancePath(deflate)}/rendered`, 'image/jpeg')}`,
+        `${await stowAnswer(physician, filed, [deflateFile])}; rendered ${await getAnswer(physician, `${instancePath(deflate)}/rendered`, 'image/jpeg')}`,
     ],
     [
       'four deflate bombs in one STOW-RS (1.6 MB)',
-      async () =>
-        stowAnswer(
-          physician,
-          filed,
-          await Promise.all([0, 1, 2, 3].map(() => deflateBomb(hostileUids(), 400 * 1024 ** 2))),
-        ),
+      async () => stowAnswer(physician, filed, fourDeflateFiles),
     ],
     [
       'pixel bomb: 2 KB JPEG-LS declaring 12000×12000, stored then /frames/1 uncompressed',
       async () =>
-        `${await stowAnswer(physician, filed, [await pixelBomb(pixel)])}; frame ${await getAnswer(physician, `${instancePath(pixel)}/frames/1`, 'multipart/related; type="application/octet-stream"')}`,
+        `${await stowAnswer(physician, filed, [pixelFile])}; frame ${await getAnswer(physician, `${instancePath(pixel)}/frames/1`, 'multipart/related; type="application/octet-stream"')}`,
     ],
-    [
-      'element bomb: 1 million private elements',
-      async () => stowAnswer(physician, filed, [elementBomb(hostileUids(), 1_000_000)]),
-    ],
+    ['element bomb: 1 million private elements', async () => stowAnswer(physician, filed, [elementFile])],
     [
       '55 instances with a 10 MB UT (one with a 20 MB StudyDescription), then the series metadata',
       async () => {
-        const series = newUid();
-        const files = Array.from(
-          { length: 55 },
-          () =>
-            hostileFile({
-              studyUid: longText,
-              seriesUid: series,
-              elements: {
-                '00081030': { vr: 'UT', value: 'D'.repeat(20 * 1024 ** 2) },
-                '0040A160': { vr: 'UT', value: 'R'.repeat(10 * 1024 ** 2) },
-              },
-            }).bytes,
-        );
-        const stored = await stowAnswer(physician, filed, files);
+        const stored = await stowAnswer(physician, filed, longTextFiles);
         return `${stored}; metadata ${await getAnswer(physician, `/dicomweb/studies/${longText}/series/${series}/metadata`, 'application/dicom+json')}`;
       },
     ],
