@@ -108,12 +108,21 @@ export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: str
  * has proved could be anyone's, and such an account could fill the archive).
  */
 export function requireStorer(user: Viewer): void {
-  if (user.role === 'PATIENT') {
+  const refusal = storeRefusalOf(user);
+  if (refusal === 'forbidden') {
     throw new AppError('FORBIDDEN');
   }
-  if (!user.emailVerified) {
+  if (refusal === 'unverified') {
     throw new Refusal(403, ERROR_BODIES.unverified.error);
   }
+}
+
+/** Why the user may not store in the archive ('forbidden': a patient; 'unverified'), or undefined. */
+export function storeRefusalOf(user: Viewer): 'forbidden' | 'unverified' | undefined {
+  if (user.role === 'PATIENT') {
+    return 'forbidden';
+  }
+  return user.emailVerified ? undefined : 'unverified';
 }
 
 /**

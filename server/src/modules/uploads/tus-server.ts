@@ -15,6 +15,7 @@ import {
   type TusRequest,
 } from './tus-request.js';
 import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
+import { storeRefusalOf } from '../access/access.policy.js';
 import { UPLOAD_CLAIM_HOURS, isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
@@ -113,12 +114,11 @@ export function createTusServer(
       if (!Object.hasOwn(UPLOAD_LIMITS, purpose)) {
         throw refusal(400, 'Upload purpose must be image, profile, dicom, dicom-zip or dicom-bundle.');
       }
-      if (purpose !== 'profile' && user.role === 'PATIENT') {
-        throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.forbidden));
-      }
-      // What goes into the archive comes from confirmed accounts only (a profile picture is not a record).
-      if (purpose !== 'profile' && !user.emailVerified) {
-        throw new TusRefusal(403, JSON.stringify(ERROR_BODIES.unverified));
+      // A profile picture is not a record; everything else goes into the archive (access policy).
+      const storeRefusal = purpose === 'profile' ? undefined : storeRefusalOf(user);
+      if (storeRefusal) {
+        const body = storeRefusal === 'unverified' ? ERROR_BODIES.unverified : ERROR_BODIES.forbidden;
+        throw new TusRefusal(403, JSON.stringify(body));
       }
       if (upload.size === undefined) {
         throw refusal(400, 'The upload size must be given.');
