@@ -3,18 +3,11 @@
  * each, how slow /api/health is meanwhile (p99) and how high its resident memory goes. Every file
  * is built here (server/test/hostile-dicom.ts and dicom-bombs.ts); nothing is downloaded.
  */
-import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { deflateBomb, elementBomb, hostileUids, pixelBomb } from '../server/test/dicom-bombs.js';
 import { newUid } from '../server/test/dicom-files.js';
 import { hostileFile } from '../server/test/hostile-dicom.js';
-import {
-  multipartRelatedContentType,
-  newBoundary,
-  writeMultipartRelated,
-} from '../server/src/modules/dicomweb/multipart-related.js';
 import type { Api } from './lib/api.js';
-import { percentile, watched } from './hostile.bench.js';
+import { percentile, postStow, watched } from './hostile.bench.js';
 
 interface CorpusRow {
   input: string;
@@ -25,22 +18,7 @@ interface CorpusRow {
 
 /** A STOW-RS request of `files`: its status and, when some failed, their failure reasons. */
 async function stowAnswer(physician: Api, query: string, files: Buffer[]): Promise<string> {
-  const boundary = newBoundary();
-  const body = await buffer(
-    writeMultipartRelated(
-      Readable.from(files.map((file) => ({ contentType: 'application/dicom', body: file }))),
-      boundary,
-    ),
-  );
-  const response = await fetch(`${physician.base}/dicomweb/studies${query}`, {
-    method: 'POST',
-    headers: {
-      authorization: physician.authorization,
-      'content-type': multipartRelatedContentType(boundary, 'application/dicom'),
-      accept: 'application/dicom+json',
-    },
-    body,
-  });
+  const response = await postStow(physician, query, files);
   const answer = (await response.json()) as Record<
     string,
     { Value?: Record<string, { Value?: number[] }>[] }

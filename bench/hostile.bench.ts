@@ -55,7 +55,8 @@ export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function stow(physician: Api, patientUid: string, files: Buffer[]): Promise<number> {
+/** A STOW-RS request of `files` to `query` (e.g. "?patient=…"): the response, its body unread. */
+export async function postStow(physician: Api, query: string, files: Buffer[]): Promise<Response> {
   const boundary = newBoundary();
   const body = await buffer(
     writeMultipartRelated(
@@ -63,18 +64,19 @@ async function stow(physician: Api, patientUid: string, files: Buffer[]): Promis
       boundary,
     ),
   );
-  const response = await fetch(
-    `${physician.base}/dicomweb/studies?patient=${patientUid}&confirm_patient_mismatch=true`,
-    {
-      method: 'POST',
-      headers: {
-        authorization: physician.authorization,
-        'content-type': multipartRelatedContentType(boundary, 'application/dicom'),
-        accept: 'application/dicom+json',
-      },
-      body,
+  return fetch(`${physician.base}/dicomweb/studies${query}`, {
+    method: 'POST',
+    headers: {
+      authorization: physician.authorization,
+      'content-type': multipartRelatedContentType(boundary, 'application/dicom'),
+      accept: 'application/dicom+json',
     },
-  );
+    body,
+  });
+}
+
+async function stow(physician: Api, patientUid: string, files: Buffer[]): Promise<number> {
+  const response = await postStow(physician, `?patient=${patientUid}&confirm_patient_mismatch=true`, files);
   await response.arrayBuffer();
   return response.status;
 }

@@ -15,7 +15,8 @@ import { newUid } from './dicom-files.js';
 
 const run = promisify(execFile);
 
-const LONG_VRS = new Set(['OB', 'OW', 'SQ', 'UN', 'UT']);
+/** VRs whose length takes four bytes after two reserved ones (PS3.5 7.1.2). */
+const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT']);
 const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
 const DEFLATED = '1.2.840.10008.1.2.1.99';
 const SECONDARY_CAPTURE = '1.2.840.10008.5.1.4.1.1.7';
@@ -44,13 +45,14 @@ function header(tag: number, vr: string, length: number): Buffer {
   return bytes;
 }
 
-function element(tag: number, vr: string, value: Buffer): Buffer {
+/** One explicit VR little endian element: its header and its value, as given. */
+export function element(tag: number, vr: string, value: Buffer): Buffer {
   return Buffer.concat([header(tag, vr, value.length), value]);
 }
 
 const text = (value: string, pad = ' ') => Buffer.from(value.length % 2 ? `${value}${pad}` : value, 'latin1');
 const uid = (value: string) => text(value, '\0');
-const us = (value: number) => {
+export const us = (value: number) => {
   const bytes = Buffer.alloc(2);
   bytes.writeUInt16LE(value);
   return bytes;

@@ -1,11 +1,9 @@
+import { element, us } from './dicom-bombs.js';
 import { newUid } from './dicom-files.js';
 
 /** Explicit VR Little Endian, the transfer syntax the hostile files claim unless told otherwise. */
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 const CT_IMAGE_STORAGE = '1.2.840.10008.5.1.4.1.1.2';
-/** VRs whose length takes four bytes after two reserved ones (PS3.5 7.1.2). */
-const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT']);
-
 export interface HostileElement {
   vr: string;
   value: string | Buffer;
@@ -24,27 +22,13 @@ export interface HostileFile {
   elements?: Record<string, HostileElement>;
 }
 
-function element(tag: string, { vr, value }: HostileElement): Buffer {
+/** An element of a hostile file: its value padded to an even length, as a writer would. */
+function hostileElement(tag: string, { vr, value }: HostileElement): Buffer {
   let bytes = typeof value === 'string' ? Buffer.from(value, 'latin1') : value;
   if (bytes.length % 2 === 1) {
     bytes = Buffer.concat([bytes, Buffer.from(vr === 'UI' || vr === 'OB' ? [0] : [0x20])]);
   }
-  const head = Buffer.alloc(LONG_VRS.has(vr) ? 12 : 8);
-  head.writeUInt16LE(parseInt(tag.slice(0, 4), 16), 0);
-  head.writeUInt16LE(parseInt(tag.slice(4), 16), 2);
-  head.write(vr, 4, 'latin1');
-  if (LONG_VRS.has(vr)) {
-    head.writeUInt32LE(bytes.length, 8);
-  } else {
-    head.writeUInt16LE(bytes.length, 6);
-  }
-  return Buffer.concat([head, bytes]);
-}
-
-function us(value: number): Buffer {
-  const bytes = Buffer.alloc(2);
-  bytes.writeUInt16LE(value);
-  return bytes;
+  return element(parseInt(tag, 16), vr, bytes);
 }
 
 /**
@@ -76,16 +60,16 @@ export function hostileFile(options: HostileFile = {}): { bytes: Buffer; sopUid:
     ...options.elements,
   };
   const meta = Buffer.concat([
-    element('00020001', { vr: 'OB', value: Buffer.from([0, 1]) }),
-    element('00020002', { vr: 'UI', value: CT_IMAGE_STORAGE }),
-    element('00020003', { vr: 'UI', value: sopUid }),
-    element('00020010', { vr: 'UI', value: options.transferSyntax ?? EXPLICIT_LE }),
+    hostileElement('00020001', { vr: 'OB', value: Buffer.from([0, 1]) }),
+    hostileElement('00020002', { vr: 'UI', value: CT_IMAGE_STORAGE }),
+    hostileElement('00020003', { vr: 'UI', value: sopUid }),
+    hostileElement('00020010', { vr: 'UI', value: options.transferSyntax ?? EXPLICIT_LE }),
   ]);
-  const groupLength = element('00020000', { vr: 'UL', value: Buffer.alloc(4) });
+  const groupLength = hostileElement('00020000', { vr: 'UL', value: Buffer.alloc(4) });
   groupLength.writeUInt32LE(meta.length, 8);
   const dataset = Object.keys(elements)
     .sort()
-    .map((tag) => element(tag, elements[tag]!));
+    .map((tag) => hostileElement(tag, elements[tag]!));
   const preamble = Buffer.concat([Buffer.alloc(128), Buffer.from('DICM', 'latin1')]);
   return { bytes: Buffer.concat([preamble, groupLength, meta, ...dataset]), sopUid };
 }
