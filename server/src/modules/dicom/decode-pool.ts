@@ -1,7 +1,9 @@
 import { Piscina } from 'piscina';
 import type { DecodeLimits } from '../../config.js';
+import type { BulkDataPlace } from './bulk-data.js';
 import { DicomReadError } from './dicom-read-error.js';
 import type {
+  BulkDataTask,
   DecodeFramesTask,
   FrameErrorName,
   FramesTask,
@@ -188,6 +190,13 @@ export class DecodePool {
       maxPixels: this.bounds.maxPixels,
     };
     return valueOf(await this.run('decodeFrames', task, [...new Set(buffers)]));
+  }
+
+  /** One bulk value of a file (bulk-data.ts), or null when it has none at that place. */
+  async readBulkData(file: Uint8Array, place: BulkDataPlace): Promise<Uint8Array | null> {
+    const bytes = movable(file);
+    const task: BulkDataTask = { ...this.bounds, file: bytes, place };
+    return valueOf(await this.run<Uint8Array | null>('readBulkData', task, [bytes]));
   }
 
   /** Ends the threads; reads still running fail. */

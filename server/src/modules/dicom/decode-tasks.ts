@@ -7,6 +7,8 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp from 'sharp';
 import '../../lib/sharp-setup.js';
+import { bulkValueOf, type BulkDataPlace } from './bulk-data.js';
+import { parseDicom } from './dicom-parser.js';
 import { DicomReadError, type DicomReadReason } from './dicom-read-error.js';
 import { decodeFrame, decodedFrameBytes, type ImageAttributes } from './frame-data-codecs.js';
 import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from './frame-data-errors.js';
@@ -176,5 +178,29 @@ export async function decodeFrames(task: DecodeFramesTask) {
   return handOver(outcome, (decoded) => {
     const { frames, buffers } = movableFrames(decoded.frames);
     return { value: { ...decoded, frames }, buffers };
+  });
+}
+
+export interface BulkDataTask extends ReadBounds {
+  file: ArrayBuffer;
+  place: BulkDataPlace;
+}
+
+/** One bulk value of a file (bulk-data.ts), or null when the file has none at that place. */
+export async function readBulkData(task: BulkDataTask) {
+  const outcome = await outcomeOf(() => {
+    // Bulk values lie before the pixel data, which is neither inflated nor read.
+    const { layout, dataset } = parseDicom(new Uint8Array(task.file), {
+      maxInstanceBytes: task.maxInstanceBytes,
+      isHeadOnly: true,
+    });
+    return Promise.resolve(bulkValueOf(dataset, task.place, { littleEndian: layout.littleEndian }) ?? null);
+  });
+  return handOver(outcome, (value) => {
+    if (value === null) {
+      return { value, buffers: [] };
+    }
+    const buffer = ownBuffer(value);
+    return { value: new Uint8Array(buffer), buffers: [buffer] };
   });
 }

@@ -218,11 +218,16 @@ describe('the metadata JSON', () => {
     }
   });
 
-  it('drops binary values over 1 KiB and keeps smaller ones inline', () => {
-    const { metadata } = readDicomInstance(readDicomSample('waveform_ecg.dcm'));
-    // dcmdump: the Waveform Sequence's (5400,1010) WaveformData is OW of 288 000 bytes.
+  it('refers to binary values over 1 KiB by BulkDataURI and keeps smaller ones inline', () => {
+    const { metadata, studyInstanceUid, seriesInstanceUid, sopInstanceUid } = readDicomInstance(
+      readDicomSample('waveform_ecg.dcm'),
+    );
+    // dcmdump: the Waveform Sequence's first (5400,1010) WaveformData is OW of 240 000 bytes.
     const waveform = metadata['54000100']!.Value![0] as Record<string, unknown>;
-    expect(waveform).not.toHaveProperty('54001010');
+    expect(waveform['54001010']).toEqual({
+      vr: 'OW',
+      BulkDataURI: `/dicomweb/studies/${studyInstanceUid}/series/${seriesInstanceUid}/instances/${sopInstanceUid}/bulkdata/54000100/1/54001010`,
+    });
     expect(waveform['003A0005']).toEqual({ vr: 'US', Value: [12] });
     // dcmdump: (1455,1009) OB 00\00\01\00\00\00\43\0a\65\6c\32\35\30\00, 14 bytes.
     expect(metadata['14551009']).toEqual({

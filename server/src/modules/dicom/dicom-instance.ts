@@ -1,4 +1,5 @@
 import { STUDY_MESSAGES } from '@ra/shared';
+import { bulkDataUriOf } from './bulk-data.js';
 import { toDicomJson, type DicomJson } from './dicom-json.js';
 import type { DcmjsDataset } from 'dcmjs';
 import { parseDicom } from './dicom-parser.js';
@@ -46,7 +47,7 @@ export interface DicomInstance {
   isImage: boolean;
   isDicomdir: boolean;
   sopClassName: string;
-  /** The dataset as DICOM JSON, without group 0002 and without bulk data (see dicom-json.ts). */
+  /** The dataset as DICOM JSON, without group 0002, bulk data by URI (see dicom-json.ts). */
   metadata: DicomJson;
   /** Where uncompressed frames lie in the file, when each is a plain run of bytes to send as is. */
   nativeFrames: NativeFrames | null;
@@ -114,6 +115,7 @@ export function readDicomInstance(bytes: Uint8Array): DicomInstance {
     metadata: toDicomJson(dataset, {
       littleEndian: layout.littleEndian,
       opaqueTags: new Set(layout.opaqueSequences.map((sequence) => sequence.tag)),
+      bulkDataUri: (place) => bulkDataUriOf(instance, place),
     }),
   };
 }

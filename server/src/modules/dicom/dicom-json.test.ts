@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_INLINE_BINARY_BYTES, toDicomJson } from './dicom-json.js';
+import { MAX_INLINE_BINARY_BYTES, MAX_INLINE_TEXT_BYTES, toDicomJson } from './dicom-json.js';
 
 const words = (...values: number[]) => new Uint16Array(values).buffer;
 
@@ -36,5 +36,24 @@ describe('toDicomJson', () => {
       '00091011': { vr: 'US', Value: [3] },
     });
     expect(JSON.stringify(json)).not.toContain('undefined');
+  });
+
+  it('refers to long text and large binaries by their place, inside sequences too', () => {
+    const long = 'R'.repeat(MAX_INLINE_TEXT_BYTES + 1);
+    const dataset = {
+      '0040A160': { vr: 'UT', Value: [long] },
+      '0040A730': {
+        vr: 'SQ',
+        Value: [{}, { '00091010': { vr: 'OB', Value: [new ArrayBuffer(MAX_INLINE_BINARY_BYTES + 1)] } }],
+      },
+      '00081030': { vr: 'LO', Value: ['Head CT'] },
+    };
+    const json = toDicomJson(dataset, { littleEndian: true, bulkDataUri: (place) => `bulk:${place}` });
+    expect(json['0040A160']).toEqual({ vr: 'UT', BulkDataURI: 'bulk:0040A160' });
+    expect(json['0040A730']!.Value![1]).toEqual({
+      '00091010': { vr: 'OB', BulkDataURI: 'bulk:0040A730/2/00091010' },
+    });
+    expect(json['00081030']).toEqual({ vr: 'LO', Value: ['Head CT'] });
+    expect(toDicomJson(dataset, { littleEndian: true })['0040A160']).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import type { DcmjsDataset, DcmjsElement } from 'dcmjs';
+import { BINARY_UNIT, binaryBytes } from './bulk-data.js';
 
 /** A dataset as DICOM JSON (PS3.18 Annex F.2): elements keyed by tag, values in `Value` arrays. */
 export type DicomJson = { [tag: string]: DicomJsonElement };
@@ -8,14 +9,15 @@ export interface DicomJsonElement {
   vr: string;
   Value?: DicomJsonValue[];
   InlineBinary?: string;
+  BulkDataURI?: string;
 }
 
 /** Binary values up to this size stay inline; larger ones are bulk data the server serves by URI. */
 export const MAX_INLINE_BINARY_BYTES = 1024;
 /**
  * Text values up to this size stay inline; a longer one (a report pasted into a UT, or a hostile
- * file's 180 MB of text) is left out of the metadata like large binaries, so that no instance's
- * metadata grows with what a file claims.
+ * file's 180 MB of text) is bulk data like a large binary, so that no instance's metadata grows
+ * with what a file claims.
  */
 export const MAX_INLINE_TEXT_BYTES = 64 * 1024;
 const BULK_DATA_TAGS = new Set(['7FE00010', '7FE00008', '7FE00009']);
@@ -24,8 +26,6 @@ const VRS = new Set(
     ' ',
   ),
 );
-/** Binary VRs and the size of the unit whose byte order a big-endian file reverses. */
-const BINARY_UNIT: Record<string, number> = { OB: 1, UN: 1, OW: 2, OF: 4, OL: 4, OD: 8, OV: 8 };
 
 /** dcmjs keeps the VR it guessed for a reread UN element ('ox', 'xs'); JSON needs a real one. */
 function jsonVr(vr: string | undefined): string {
@@ -33,20 +33,6 @@ function jsonVr(vr: string | undefined): string {
     return vr;
   }
   return vr === 'ox' ? 'OW' : vr === 'xs' ? 'US' : 'UN';
-}
-
-function binaryBytes(values: unknown[]): Buffer {
-  return Buffer.concat(
-    values.filter((value) => value instanceof ArrayBuffer).map((value) => Buffer.from(value)),
-  );
-}
-
-/** DICOM JSON's binary is little endian, as in Explicit VR Little Endian; swaps `bytes` in place. */
-function toLittleEndian(bytes: Buffer, unit: number): Buffer {
-  if (unit === 1 || bytes.length % unit !== 0) {
-    return bytes;
-  }
-  return unit === 2 ? bytes.swap16() : unit === 4 ? bytes.swap32() : bytes.swap64();
 }
 
 function personName(value: unknown): PersonNameJson | null {
@@ -97,10 +83,21 @@ interface JsonOptions {
   littleEndian: boolean;
   /** Tags of sequences written as UN that dcmjs read as OB bytes (dicom-structure.ts); they are UN again. */
   opaqueTags?: ReadonlySet<string>;
+  /**
+   * The URI a bulk value is retrieved from, given its place (bulk-data-path.ts); without it bulk
+   * values are left out altogether.
+   */
+  bulkDataUri?: (path: string) => string;
+}
+
+/** A value too large to inline: a reference to it when the caller can serve one, else nothing. */
+function bulkElement(vr: string, path: string, options: JsonOptions): DicomJsonElement | undefined {
+  return options.bulkDataUri ? { vr, BulkDataURI: options.bulkDataUri(path) } : undefined;
 }
 
 function toJsonElement(
   tag: string,
+  path: string,
   element: DcmjsElement,
   options: JsonOptions,
 ): DicomJsonElement | undefined {
@@ -108,19 +105,20 @@ function toJsonElement(
   const values: unknown[] = Array.isArray(element.Value) ? element.Value : [];
   const unit = BINARY_UNIT[vr];
   if (unit !== undefined && values.some((value) => value instanceof ArrayBuffer)) {
-    const bytes = binaryBytes(values);
+    const bytes = binaryBytes(values, unit, options.littleEndian);
     if (bytes.length > MAX_INLINE_BINARY_BYTES) {
-      return undefined;
+      return bulkElement(vr, path, options);
     }
-    const inline = options.littleEndian ? bytes : toLittleEndian(bytes, unit);
-    return bytes.length > 0 ? { vr, InlineBinary: inline.toString('base64') } : { vr };
+    return bytes.length > 0 ? { vr, InlineBinary: bytes.toString('base64') } : { vr };
   }
   if (vr !== 'SQ' && textLength(values) > MAX_INLINE_TEXT_BYTES) {
-    return undefined;
+    return bulkElement(vr, path, options);
   }
   let converted: DicomJsonValue[];
   if (vr === 'SQ') {
-    converted = values.map((item) => toDicomJson((item ?? {}) as DcmjsDataset, options));
+    converted = values.map((item, index) =>
+      datasetJson((item ?? {}) as DcmjsDataset, `${path}/${index + 1}/`, options),
+    );
   } else if (vr === 'PN') {
     converted = values.map(personName);
   } else {
@@ -132,11 +130,17 @@ function toJsonElement(
 
 /**
  * Converts a dataset as dcmjs reads it into plain DICOM JSON: no File Meta Information, no group
- * lengths (they describe an encoding that is gone), and no bulk data, that is no pixel data, no
- * binary value over MAX_INLINE_BINARY_BYTES and no text over MAX_INLINE_TEXT_BYTES. Only strings,
- * numbers, null, arrays and objects remain.
+ * lengths (they describe an encoding that is gone), no pixel data (WADO-RS frames serve it), and
+ * each binary value over MAX_INLINE_BINARY_BYTES or text over MAX_INLINE_TEXT_BYTES as a
+ * `BulkDataURI` (or left out when `bulkDataUri` is not given). Only strings, numbers, null, arrays
+ * and objects remain.
  */
 export function toDicomJson(dataset: DcmjsDataset, options: JsonOptions): DicomJson {
+  return datasetJson(dataset, '', options);
+}
+
+/** `prefix` is the place of the dataset's parent item, as in bulk-data-path.ts ('' at the top). */
+function datasetJson(dataset: DcmjsDataset, prefix: string, options: JsonOptions): DicomJson {
   const json: DicomJson = {};
   for (const tag of Object.keys(dataset).sort()) {
     const element = dataset[tag];
@@ -145,7 +149,7 @@ export function toDicomJson(dataset: DcmjsDataset, options: JsonOptions): DicomJ
     if (element === undefined || isSkipped) {
       continue;
     }
-    const converted = toJsonElement(tag, element, options);
+    const converted = toJsonElement(tag, prefix + tag, element, options);
     if (converted) {
       json[tag] = converted;
     }

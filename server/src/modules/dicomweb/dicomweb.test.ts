@@ -17,8 +17,7 @@ import {
 } from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { uploadFile } from '../../../test/uploads.js';
-import { Readable } from 'node:stream';
-import { readMultipartRelated } from './multipart-related.js';
+import { partsOf } from '../../../test/multipart.js';
 import { readDicomInstance } from '../dicom/dicom-instance.js';
 import { readFrames } from '../dicom/frame-data.js';
 import { auditLog } from '../../db/schema/index.js';
@@ -341,24 +340,45 @@ describe('WADO-RS', () => {
   });
 });
 
-async function partsOf(response: { headers: Record<string, unknown>; rawPayload: Buffer }) {
-  const parts = [];
-  for await (const part of readMultipartRelated(
-    Readable.from([response.rawPayload]),
-    String(response.headers['content-type']),
-    {
-      maxParts: 100,
-      maxPartBytes: 10 * 1024 ** 2,
-      maxTotalBytes: 100 * 1024 ** 2,
-    },
-  )) {
-    parts.push(part);
-  }
-  return parts;
-}
-
 describe('WADO-RS retrieval', () => {
   const instanceUrl = () => `/dicomweb/studies/${uids.ct}/series/${uids.ctSeries}/instances/${uids.firstSop}`;
+
+  it('serves a bulk value its metadata refers to, as stored, to those who may read it', async () => {
+    const studyUid = newUid();
+    const ecg = await sampleCopy('waveform_ecg.dcm', {
+      studyUid,
+      patientName: 'Doe^Jane',
+      birthDate: '19800402',
+    });
+    await file(people.physician.token, people.patient.id, [ecg]);
+    const metadata = await t.app.inject({
+      method: 'GET',
+      url: `/dicomweb/studies/${studyUid}/metadata`,
+      headers: bearer(people.patient.token),
+    });
+    const [instance] = dicomJsonListSchema.parse(metadata.json());
+    const waveform = instance!['54000100']!.Value![0] as DicomJsonDataset;
+    const uri = waveform['54001010']!.BulkDataURI!;
+
+    const bulk = await t.app.inject({ method: 'GET', url: uri, headers: bearer(people.patient.token) });
+    expect(bulk.statusCode).toBe(200);
+    expect(bulk.headers['content-type']).toMatch(/^multipart\/related; type="?application\/octet-stream"?/);
+    const [part] = await partsOf(bulk);
+    // dcmdump: the first item's WaveformData is OW of 240 000 bytes, little endian as the file is.
+    expect(part!.body.length).toBe(240_000);
+    expect(ecg.includes(part!.body)).toBe(true);
+
+    for (const person of [people.otherPatient, people.otherPhysician]) {
+      const refused = await t.app.inject({ method: 'GET', url: uri, headers: bearer(person.token) });
+      expect(refused.statusCode).toBe(404);
+    }
+    const wrongType = await t.app.inject({
+      method: 'GET',
+      url: uri,
+      headers: { ...bearer(people.patient.token), accept: 'application/dicom+json' },
+    });
+    expect(wrongType.statusCode).toBe(406);
+  });
 
   it('sends instances byte for byte as stored, as multipart/related application/dicom', async () => {
     const response = await t.app.inject({

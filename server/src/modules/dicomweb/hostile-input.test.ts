@@ -10,12 +10,13 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
 import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
+import { partsOf } from '../../../test/multipart.js';
 import { stow } from '../../../test/stow.js';
 import { uploadFile } from '../../../test/uploads.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;
-const people = {} as Record<'physician' | 'patient', { id: string; token: string }>;
+const people = {} as Record<'physician' | 'patient' | 'stranger', { id: string; token: string }>;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,6 +26,8 @@ beforeAll(async () => {
   await linkPatient(db, patient.id, physician.id);
   people.physician = { id: physician.id, token: (await signIn(t.app, physician.email)).token };
   people.patient = { id: patient.id, token: (await signIn(t.app, patient.email)).token };
+  const stranger = await createPhysician(db);
+  people.stranger = { id: stranger.id, token: (await signIn(t.app, stranger.email)).token };
 });
 afterAll(() => t.close());
 
@@ -104,7 +107,7 @@ describe('hostile files: each refused on its own, the rest filed (api-contract Â
     );
   });
 
-  it('keeps text values of many megabytes out of metadata and lists', async () => {
+  it('serves text values of many megabytes as bulk data, never inline in metadata or lists', async () => {
     const studyUid = newUid();
     const description = 'D'.repeat(20 * 1024 * 1024);
     const report = 'R'.repeat(10 * 1024 * 1024);
@@ -130,7 +133,27 @@ describe('hostile files: each refused on its own, the rest filed (api-contract Â
     expect(metadata.rawPayload.length).toBeLessThan(64 * 1024);
     const instances = dicomJsonListSchema.parse(metadata.json());
     expect(instances).toHaveLength(3);
-    expect(instances[0]!['0040A160']).toBeUndefined();
+    const reportUri = instances[0]!['0040A160']?.BulkDataURI;
+    expect(instances[0]!['0040A160']?.Value).toBeUndefined();
+    expect(reportUri).toMatch(new RegExp(`^/dicomweb/studies/${studyUid}/series/.+/bulkdata/0040A160$`));
+
+    // The value is served whole to whoever may read the study, as bulk data (PS3.18 8.7.3.5).
+    const bulk = await get(
+      reportUri!,
+      people.patient.token,
+      'multipart/related; type="application/octet-stream"',
+    );
+    expect(bulk.statusCode).toBe(200);
+    const [part] = await partsOf(bulk);
+    expect(part!.body.toString('utf8')).toBe(report);
+    // To anyone else the same URI, and any malformed one, is not found.
+    expect((await get(reportUri!, people.stranger.token, '*/*')).statusCode).toBe(404);
+    expect(
+      (await get(reportUri!.replace(/0040A160$/, '0040a160'), people.patient.token, '*/*')).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(reportUri!.replace(/0040A160$/, '00091099'), people.patient.token, '*/*')).statusCode,
+    ).toBe(404);
 
     const list = await t.app.inject({
       method: 'GET',

@@ -73,3 +73,8 @@ export function frameEncodingFor(
   }
   return result;
 }
+
+/** Whether bulk data (`multipart/related; type="application/octet-stream"`, PS3.18 8.7.3.5) may be sent. */
+export function acceptsBulkData(accept: string | undefined): boolean {
+  return frameEncodingFor(accept, EXPLICIT_LITTLE_ENDIAN) !== undefined;
+}

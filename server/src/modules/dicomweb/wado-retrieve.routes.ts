@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { parseBulkDataPath } from '../dicom/bulk-data.js';
 import { DecodeOverLimit } from '../dicom/decode-pool.js';
 import { isDecodable as isDecodableSyntax } from '../dicom/frame-data-codecs.js';
 import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
@@ -20,9 +21,9 @@ import type { InstanceRow } from './dicomweb.repository.js';
 import { sendDecodeRefusal } from './decode-refusals.js';
 import { imageAttributesOf, readEncapsulatedFrames } from './encapsulated-frames.js';
 import { readNativeFrames } from './native-frames.js';
-import { acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
+import { acceptsBulkData, acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
 
-type Params = { study: string; series?: string; instance?: string; frames?: string };
+type Params = { study: string; series?: string; instance?: string; frames?: string; '*'?: string };
 
 function pathOf(request: FastifyRequest): dicomweb.DicomPath {
   const params = request.params as Params;
@@ -87,7 +88,7 @@ async function framesOf(
   return ctx.decoder.readFrames(await buffer(await ctx.storage.read(row.storageKey)), numbers, decompress);
 }
 
-/** WADO-RS retrieval of instances (Part 10, byte for byte as stored) and of frames (PS3.18 10.4). */
+/** WADO-RS retrieval of instances (Part 10, byte for byte as stored), of frames and of bulk data (PS3.18 10.4). */
 export function wadoRetrieveRoutes(
   app: FastifyInstance,
   ctx: AppContext,
@@ -165,6 +166,46 @@ export function wadoRetrieveRoutes(
       // Already in memory: an object stream of the parts.
       const parts = Readable.from(payload.frames.map((frame): WritePart => ({ contentType, body: frame })));
       return sendParts(reply, 'application/octet-stream', parts);
+    },
+  );
+
+  app.get(
+    '/dicomweb/studies/:study/series/:series/instances/:instance/bulkdata/*',
+    signedIn,
+    async (request, reply) => {
+      // Checked before the instance is looked up, so a malformed path tells nothing about it.
+      const place = parseBulkDataPath((request.params as Params)['*'] ?? '');
+      if (!place) {
+        throw new AppError('NOT_FOUND');
+      }
+      const [row] = await dicomweb.instancesAt(
+        ctx,
+        currentUser(request),
+        pathOf(request),
+        request.ip,
+        'download',
+      );
+      if (!acceptsBulkData(request.headers.accept)) {
+        return notAcceptable(reply, 'The bulk data');
+      }
+      let value: Uint8Array | null;
+      try {
+        if (row!.size > ctx.decoder.maxInstanceBytes) {
+          throw new DecodeOverLimit('The file is larger than the largest instance read.');
+        }
+        value = await ctx.decoder.readBulkData(await buffer(await ctx.storage.read(row!.storageKey)), place);
+      } catch (err) {
+        const refused = sendDecodeRefusal(reply, err);
+        if (refused) {
+          return refused;
+        }
+        throw err;
+      }
+      if (!value) {
+        throw new AppError('NOT_FOUND');
+      }
+      const part: WritePart = { contentType: 'application/octet-stream', body: value };
+      return sendParts(reply, 'application/octet-stream', Readable.from([part]));
     },
   );
 }
