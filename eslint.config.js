@@ -60,7 +60,7 @@ export default tseslint.config(
     },
   },
   {
-    // A module calls another module's service, never its repository (architecture.md, rule 7);
+    // A module calls another module's service, never its repository (docs/architecture.md §14);
     // in particular the access module's queries are reached only through access.policy.ts.
     files: ['server/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts'],

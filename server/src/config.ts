@@ -50,7 +50,7 @@ const envSchema = z.object({
   JWT_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Set to 1 to make two-factor sign-in compulsory for physicians and radiologists. */
   REQUIRE_STAFF_MFA: z.enum(['0', '1']).default('0'),
-  /** Minutes without user activity after which a session is revoked (api-contract §1a). */
+  /** Minutes without user activity after which a session is revoked (docs/security.md §5). */
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from './roles.js';
 
-/** How the record was reached: a signed-in account, or a share link (api-contract §9). */
+/** How the record was reached: a signed-in account, or a share link (docs/api.md §19). */
 export const ACCESS_VIAS = ['account', 'share_link'] as const;
 export const ACCESS_ACTIONS = ['list', 'view', 'download', 'profile', 'share_open'] as const;
 export type AccessAction = (typeof ACCESS_ACTIONS)[number];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from './roles.js';
 
-/** The measurements and marks a viewer draws on a frame (api-contract §10.4). */
+/** The measurements and marks a viewer draws on a frame (docs/api.md §15). */
 export const ANNOTATION_KINDS = ['length', 'angle', 'ellipse', 'rectangle', 'probe', 'arrow'] as const;
 export type AnnotationKind = (typeof ANNOTATION_KINDS)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The fixed bodies of contract §0, one per kind of error. */
+/** The fixed bodies of docs/api.md §1.3, one per kind of error. */
 export const ERROR_BODIES = {
   unauthenticated: { error: 'There was an error with your request.' },
   sessionExpired: { error: 'Your session has expired. Please login again.' },

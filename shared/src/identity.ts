@@ -57,7 +57,7 @@ export const meSchema = z.object({
   email: z.string(),
   displayName: z.string(),
   role: z.enum(ROLE_NAMES),
-  /** False until the owner opens the confirmation link sent to the address (api-contract §1a). */
+  /** False until the owner opens the confirmation link sent to the address (docs/security.md §4). */
   email_verified: z.boolean(),
   mfa_enabled: z.boolean(),
 });

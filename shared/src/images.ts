@@ -74,11 +74,11 @@ export const updateNoteBodySchema = z.object({
 export type UpdateNoteBody = z.input<typeof updateNoteBodySchema>;
 export const updateNoteResponseSchema = z.object({ success: z.literal(true), note: z.string() });
 
-/** Upload limits of api-contract §5. */
+/** Upload limits of docs/api.md §11.1. */
 export const UPLOAD_LIMITS = {
   image: 2 * 1024 ** 3,
   profile: 10 * 1024 ** 2,
-  /** One DICOM instance (api-contract §10.2). */
+  /** One DICOM instance (docs/api.md §11.1). */
   dicom: 2 * 1024 ** 3,
   /** A ZIP of DICOM files, read with bounds on entries and expansion. */
   'dicom-zip': 2 * 1024 ** 3,
@@ -87,6 +87,9 @@ export const UPLOAD_LIMITS = {
 } as const;
 export type UploadPurpose = keyof typeof UPLOAD_LIMITS;
 
-/** Files at most this large go in one request; larger ones in resumable chunks (spec §4, §9). */
+/**
+ * Files at most this large go in one request; larger ones in resumable chunks
+ * (docs/architecture.md §12.1).
+ */
 export const RESUMABLE_THRESHOLD_BYTES = 256 * 1024;
 export const MAX_CHUNK_BYTES = 32 * 1024 * 1024;

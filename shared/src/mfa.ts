@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authResponseSchema } from './identity.js';
 
-/** Two-factor sign-in with a time-based one-time password (RFC 6238), api-contract §1a. */
+/** Two-factor sign-in with a time-based one-time password (RFC 6238), docs/api.md §6. */
 export const MFA_CODE_INCORRECT = 'The code is incorrect.';
 export const MFA_REQUIRED = 'Two-factor sign-in is required.';
 export const MFA_RECOVERY_CODE_COUNT = 10;

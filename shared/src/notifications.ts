@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The web app polls this often while signed in and the tab is visible (spec §9). */
+/** The web app polls this often while signed in and the tab is visible (docs/api.md §18.1). */
 export const NOTIFICATION_POLL_MS = 20_000;
 export const NOTIFICATIONS_MAX = 100;
 

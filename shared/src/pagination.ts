@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;
 
-/** `?limit=&cursor=` of the paged lists (api-contract §0). */
+/** `?limit=&cursor=` of the paged lists (docs/api.md §1.2). */
 export const pageQuerySchema = z.object({
   limit: z.coerce
     .number({ error: 'Limit must be a whole number from 1 to 200.' })

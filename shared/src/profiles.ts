@@ -69,5 +69,5 @@ export const updateEmailBodySchema = z.object({
 });
 export type UpdateEmailBody = z.input<typeof updateEmailBodySchema>;
 
-/** The address changes only once the link sent to it is opened (api-contract §1a). */
+/** The address changes only once the link sent to it is opened (docs/api.md §8.4). */
 export const updateEmailResponseSchema = z.object({ success: z.literal(true), pending: z.literal(true) });

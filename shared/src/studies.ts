@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newItemFields } from './new-item-fields.js';
 
-/** What a DICOM study item carries beside the fields every archive item has (api-contract §10.1). */
+/** What a DICOM study item carries beside the fields every archive item has (docs/api.md §10). */
 export const studySummarySchema = z.object({
   study_instance_uid: z.string(),
   /** YYYY-MM-DD, or null when the files give none. */
@@ -98,7 +98,10 @@ export const patientMismatchSchema = z.object({
 });
 export type PatientMismatch = z.infer<typeof patientMismatchSchema>;
 
-/** A study received by STOW-RS without a patient, waiting in its receiver's Incoming list (§10.3). */
+/**
+ * A study received by STOW-RS without a patient, waiting in its receiver's Incoming list
+ * (docs/api.md §12.3).
+ */
 export const incomingStudySchema = z.object({
   uid: z.uuid(),
   study: studySummarySchema,

@@ -6,7 +6,7 @@ import { removeStaleWorkDirs } from '../modules/studies/work-dirs.js';
 import type { JobDefinition } from './job-queue.js';
 
 /**
- * Deletes uploads nobody claimed within 24 hours, with their bytes (api-contract §5), and the
+ * Deletes uploads nobody claimed within 24 hours, with their bytes (docs/api.md §11.1), and the
  * working folders of DICOM filings a crash interrupted.
  */
 export function uploadCleanupJob(db: Db, store: FileStore): JobDefinition<object> {

@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by services. The one error handler (plugins/errors.ts) maps each to the
- * wire shapes of api-contract §0; nothing matches on message text.
+ * wire shapes of docs/api.md §1.3; nothing matches on message text.
  */
 export type AppErrorCode =
   'UNAUTHENTICATED' | 'SESSION_EXPIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'TOO_MANY_REQUESTS';

@@ -1,4 +1,4 @@
-/** Money is stored in integer cents and sent in dollars (api-contract §0). */
+/** Money is stored in integer cents and sent in dollars (docs/api.md §1.2). */
 export function centsToDollars(cents: number): number {
   return cents / 100;
 }

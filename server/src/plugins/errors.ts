@@ -15,7 +15,7 @@ function fieldPath(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
-/** The one place errors become HTTP answers (api-contract §0). */
+/** The one place errors become HTTP answers (docs/api.md §1.3). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {

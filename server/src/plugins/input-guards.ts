@@ -4,7 +4,7 @@ import { ERROR_BODIES } from '@ra/shared';
 import { InvalidInput } from '../lib/errors.js';
 
 const NUL = '\u0000';
-/** JSON bodies nest at most this deep (api-contract §11.7); no form of ours needs more than three. */
+/** JSON bodies nest at most this deep (docs/api.md §1.3); no form of ours needs more than three. */
 export const MAX_JSON_DEPTH = 32;
 export const TOO_DEEP = 'The request body is nested too deeply.';
 
@@ -71,7 +71,7 @@ function invalid(reply: FastifyReply, msg: string, path: string) {
 }
 
 /**
- * Refuses malformed input before any route sees it (api-contract §0): NUL characters anywhere
+ * Refuses malformed input before any route sees it (docs/api.md §1.3): NUL characters anywhere
  * (PostgreSQL cannot store them, so they would surface as a 500), and JSON bodies that are not
  * objects on routes that declare a body (`null` must not pass as "no fields sent").
  */

@@ -81,7 +81,7 @@ export function perUserRateLimit(app: FastifyInstance, config: Config): preHandl
 }
 
 /**
- * DICOMweb's per-user limits (api-contract §11.5): reads (QIDO-RS, WADO-RS) and writes (STOW-RS)
+ * DICOMweb's per-user limits (docs/security.md §8): reads (QIDO-RS, WADO-RS) and writes (STOW-RS)
  * counted apart, each per minute; over a limit, 429 with Retry-After. Place after `requireUser`.
  */
 export function dicomwebRateLimits(

@@ -13,7 +13,10 @@ interface DateOfBirthFieldsProps {
   errors: { month?: FieldError; day?: FieldError; year?: FieldError };
 }
 
-/** Date of birth as a month select, a day number and a four-digit year (spec §2). */
+/**
+ * Date of birth as a month select, a day number and a four-digit year, sent as `YYYY-MM-DD`
+ * (docs/api.md §1.2).
+ */
 export function DateOfBirthFields({ idPrefix, month, day, year, errors }: DateOfBirthFieldsProps) {
   return (
     <fieldset>

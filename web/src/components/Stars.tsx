@@ -1,6 +1,6 @@
 const STARS = [1, 2, 3, 4, 5];
 
-/** A read-only star row showing the floor of an average (spec §9). */
+/** A read-only star row showing the floor of an average rating (`average_rating`, docs/api.md §7.3). */
 export function Stars({ average, count }: { average: number | null; count: number }) {
   const filled = average === null ? 0 : Math.floor(average);
   const label =

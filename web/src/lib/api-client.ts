@@ -1,6 +1,6 @@
 /**
  * The one way the web app talks to the server: JSON (or, for images, bytes) over same-origin fetch,
- * the in-memory access token as bearer, one refresh-and-retry after a 401, and contract §0 errors
+ * the in-memory access token as bearer, one refresh-and-retry after a 401, and the errors of docs/api.md §1.3
  * as `ApiError`.
  */
 

@@ -5,7 +5,7 @@ import { images } from './images.js';
 import { users } from './users.js';
 
 /**
- * A mark or measurement drawn on an archive item by one author (api-contract §10.4). The id is the
+ * A mark or measurement drawn on an archive item by one author (docs/api.md §15). The id is the
  * one the client chose, so that saving the same annotation again replaces it.
  */
 export const annotations = pgTable(

@@ -98,7 +98,7 @@ export const imageNotes = pgTable(
     authorRole: roleEnum('author_role').notNull(),
     note: text('note').notNull().default(''),
     recommendationId: uuid('recommendation_id').references(() => users.id, { onDelete: 'set null' }),
-    /** The frames of a study the note points to, each with its window (api-contract §10.4). */
+    /** The frames of a study the note points to, each with its window (docs/api.md §10.4). */
     keyImages: jsonb('key_images').$type<KeyImage[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -41,7 +41,10 @@ export const users = pgTable(
     pictureKey: text('picture_key'),
     /** The 100×100 WebP crop; null until the background job has made it. */
     pictureCropKey: text('picture_crop_key'),
-    /** When the owner proved the address by opening the link sent to it; null until then (api-contract §1a). */
+    /**
+     * When the owner proved the address by opening the link sent to it; null until then
+     * (docs/security.md §4).
+     */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, precision: 3 }),
     /** Base32 TOTP secret (RFC 6238); set at setup, in force once `totpEnabledAt` is set. */
     totpSecret: text('totp_secret'),

@@ -61,7 +61,7 @@ export async function requireRead(
 /**
  * Throws NOT_FOUND unless the user may ask for this patient's item list: anyone who may read the
  * patient, and the patient themself even when unverified — who then gets an empty list (an empty
- * archive, api-contract §1a) from `itemReadFilter`, not an error.
+ * archive, docs/security.md §4) from `itemReadFilter`, not an error.
  */
 export async function requireListOf(ctx: AppContext, user: Viewer, patientId: string): Promise<void> {
   if (user.role === 'PATIENT' && user.id === patientId) {

@@ -9,7 +9,7 @@ import { imageNotes, images, invoices, patientPhysicians, users } from '../../db
  *
  * Archive items. The rules below are written against `archiveItems` — an item's id and its
  * patient — and against invoices naming an item, never against "an image" as such. The images
- * table is the archive-items table today; a DICOM study (api-contract §10, `kind: 'study'`) is
+ * table is the archive-items table today; a DICOM study (docs/api.md §10, `kind: 'study'`) is
  * stored as another row of it (with its own study/series tables hanging off the item id), so a
  * study inherits every rule here by being an archive item: lists, reads, notes, invoices and the
  * paid-invoice rule apply to it unchanged. Should items ever live in more than one table, this
@@ -19,7 +19,7 @@ const archiveItems = {
   table: images,
   id: images.id,
   patientId: images.patientId,
-  /** The physician whose Incoming list holds an item without a patient (api-contract §10.3). */
+  /** The physician whose Incoming list holds an item without a patient (docs/api.md §12.3). */
   receiverId: images.receiverId,
 };
 
@@ -32,7 +32,7 @@ export interface Viewer {
 
 const NOTHING = sql`false`;
 
-/** Only a paid invoice grants access (api-contract §6): an open or void one grants nothing. */
+/** Only a paid invoice grants access (docs/security.md §3): an open or void one grants nothing. */
 const isGrantingInvoice = eq(invoices.status, 'paid');
 
 /** The archive items a radiologist has been paid for: the one place the paid-invoice rule is written. */

@@ -12,7 +12,7 @@ const annotationParams = itemParams.extend({
   annotationUid: z.uuid({ error: 'Annotation uid must be a UUID.' }),
 });
 
-/** Annotations of an archive item (api-contract §10.4): every reader of the item may draw their own. */
+/** Annotations of an archive item (docs/api.md §15): every reader of the item may draw their own. */
 export function annotationsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -24,7 +24,7 @@ export async function appendAuditRows(db: Queryable, rows: readonly AuditRow[]):
 }
 
 /*
- * Queries of the access history (api-contract §9). Function names start with `accessHistory` so
+ * Queries of the access history (docs/api.md §19). Function names start with `accessHistory` so
  * that other audit queries (the operator CLI's) can live beside them.
  */
 

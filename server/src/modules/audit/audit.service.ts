@@ -116,7 +116,7 @@ function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
   };
 }
 
-/** Who else has looked at the patient's records, newest first (api-contract §9). */
+/** Who else has looked at the patient's records, newest first (docs/api.md §19). */
 export async function listAccessHistory(
   ctx: AppContext,
   patient: AuthUser,

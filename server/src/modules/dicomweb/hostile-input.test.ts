@@ -48,7 +48,7 @@ function outcome(body: unknown) {
   };
 }
 
-describe('hostile files: each refused on its own, the rest filed (api-contract §11.2, §11.3)', () => {
+describe('hostile files: each refused on its own, the rest filed (docs/api.md §14.2, §14.3)', () => {
   it('answers STOW-RS 202 listing each bad instance with its reason, and files the good ones retrievably', async () => {
     const studyUid = newUid();
     const good = hostileFile({ studyUid });
@@ -168,7 +168,7 @@ describe('hostile files: each refused on its own, the rest filed (api-contract �
   });
 });
 
-describe('bad query values and paths (api-contract §11.7)', () => {
+describe('bad query values and paths (docs/api.md §13.1, §13.2)', () => {
   it.each([
     ['/dicomweb/studies?StudyDate=20201340', 'StudyDate'],
     ['/dicomweb/studies?StudyDate=20200230-20200301', 'StudyDate'],

@@ -39,7 +39,7 @@ function failureReasons(body: unknown): unknown[] {
   return items.map((item) => item['00081197']?.Value?.[0]);
 }
 
-describe('who may store (api-contract §11.5)', () => {
+describe('who may store (docs/security.md §3)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -86,7 +86,7 @@ describe('who may store (api-contract §11.5)', () => {
   });
 });
 
-describe('the storage quota (api-contract §11.5)', () => {
+describe('the storage quota (docs/security.md §8)', () => {
   let t: TestApp;
   beforeAll(async () => {
     // 2.5 files of the hostile size (about 1 KB each) fit.
@@ -142,7 +142,7 @@ describe('the storage quota (api-contract §11.5)', () => {
   });
 });
 
-describe('DICOMweb rate limits (api-contract §11.5)', () => {
+describe('DICOMweb rate limits (docs/security.md §8)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ DICOMWEB_READS_PER_MINUTE: '5', DICOMWEB_WRITES_PER_MINUTE: '2' });

@@ -7,8 +7,9 @@ import { verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
 
 /**
- * Asks to move an account to a new email address after re-checking its password (api-contract
- * §1a): the address changes only when the link sent to it is opened, and the old address is told.
+ * Asks to move an account to a new email address after re-checking its password
+ * (docs/api.md §8.4): the address changes only when the link sent to it is opened, and the old
+ * address is told.
  */
 export async function changeEmail(
   ctx: AppContext,

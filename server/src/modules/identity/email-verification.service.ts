@@ -22,7 +22,7 @@ function greeting(user: Addressee): string {
   return `Hello ${displayName({ title: user.title, first_name: user.firstName, last_name: user.lastName })},`;
 }
 
-/** Sends a new account's owner the link that proves the address is theirs (api-contract §1a). */
+/** Sends a new account's owner the link that proves the address is theirs (docs/api.md §5.1). */
 export async function sendEmailConfirmation(
   ctx: AppContext,
   user: Addressee,

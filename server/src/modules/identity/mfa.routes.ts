@@ -16,7 +16,7 @@ import { credentialRateLimits, perUserRateLimit, type AccountRateLimit } from '.
 import * as mfa from './mfa.service.js';
 
 /**
- * Two-factor sign-in (api-contract §1a). `signInAttempts` is sign-in's own per-account limit, so
+ * Two-factor sign-in (docs/api.md §6). `signInAttempts` is sign-in's own per-account limit, so
  * that guessing codes costs the same attempts as guessing passwords.
  */
 export function mfaRoutes(

@@ -123,7 +123,7 @@ export async function disableTotp(ctx: AppContext, user: AuthUser, body: { passw
 const SIGN_IN_EXPIRED = 'The sign-in has expired. Please sign in again.';
 
 /**
- * Completes a sign-in with a code or a recovery code (api-contract §1a). `onWrongCode` charges
+ * Completes a sign-in with a code or a recovery code (docs/api.md §6.4). `onWrongCode` charges
  * the attempt to the account's sign-in limit before the refusal.
  */
 export async function verifyMfa(

@@ -11,7 +11,7 @@ export interface PatientDetails {
   dob: string;
 }
 
-/** Whether a physician's details describe this account (names case-insensitively, api-contract §1a). */
+/** Whether a physician's details describe this account (names case-insensitively, docs/api.md §9.1). */
 export function detailsMatch(account: PatientDetails, details: PatientDetails): boolean {
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
   return (

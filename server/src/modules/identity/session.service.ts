@@ -64,7 +64,7 @@ async function decideRefresh(ctx: AppContext, secretHash: string, now: Date): Pr
   });
 }
 
-/** Exchanges the session cookie for a new access token and a new cookie secret (api-contract §1a). */
+/** Exchanges the session cookie for a new access token and a new cookie secret (docs/api.md §4.3). */
 export async function refreshSession(
   ctx: AppContext,
   cookieSecret: string | undefined,

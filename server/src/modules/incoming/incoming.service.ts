@@ -22,7 +22,7 @@ import { studySummaryOf } from '../studies/study-summary.js';
 import * as repo from './incoming.repository.js';
 
 /**
- * The studies waiting in the physician's Incoming list (api-contract §10.3): received by STOW-RS
+ * The studies waiting in the physician's Incoming list (docs/api.md §12.3): received by STOW-RS
  * without a patient, they are archive items of no patient yet, readable by their receiver over
  * DICOMweb and listed nowhere else.
  */

@@ -59,7 +59,7 @@ function assign(token: string, uid: string, body: Record<string, unknown>) {
   });
 }
 
-describe('the Incoming list (api-contract §10.3)', () => {
+describe('the Incoming list (docs/api.md §12.3)', () => {
   it('keeps a study stored without a patient for its receiver alone, then files it under a patient with the guard', async () => {
     const studyUid = newUid();
     const files = [

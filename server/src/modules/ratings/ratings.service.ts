@@ -7,7 +7,7 @@ import { notify } from '../notifications/notifications.service.js';
 import { findRadiologist } from '../users/users.service.js';
 import * as repo from './ratings.repository.js';
 
-/** A patient rates a radiologist who reviewed an image they paid for (api-contract §3). */
+/** A patient rates a radiologist who reviewed an image they paid for (docs/api.md §17). */
 export async function rateRadiologist(
   ctx: AppContext,
   patient: AuthUser,

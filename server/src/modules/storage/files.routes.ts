@@ -40,7 +40,7 @@ function refuse(reply: FastifyReply, status: 403 | 404 | 416, size?: number) {
 const MAY_BE_ANONYMOUS = /^profiles\//;
 
 /**
- * Serves stored files to holders of a valid signed URL only (api-contract §5). A patient's file is
+ * Serves stored files to holders of a valid signed URL only (docs/api.md §11.3). A patient's file is
  * audited as a download by the viewer the URL was issued to, durably, before any byte is sent.
  */
 export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -129,7 +129,7 @@ async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
 
 /**
  * Refuses to file studies under the wrong patient: files naming someone else, unless the uploader
- * confirmed (api-contract §10.2, every file checked). Returns the studies among them the patient
+ * confirmed (docs/api.md §12.2, every file checked). Returns the studies among them the patient
  * holds already, by Study Instance UID, for the filing to start from; studies of the same UIDs
  * filed for anyone else are not looked at.
  */
@@ -172,7 +172,7 @@ export async function guardNames(
 
 /**
  * Files the DICOM files of `uploads` for a patient: one archive item per study, each written in
- * its own transaction (api-contract §10.2). An instance the archive already holds is not stored
+ * its own transaction (docs/api.md §12.1). An instance the archive already holds is not stored
  * again; a study filed before gains the new instances.
  */
 export async function fileStudies(

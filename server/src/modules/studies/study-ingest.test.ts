@@ -138,7 +138,7 @@ async function waitForPreview(uid: string): Promise<Image> {
   throw new Error(`no preview for ${uid}`);
 }
 
-describe('filing DICOM studies (api-contract §10.2)', () => {
+describe('filing DICOM studies (docs/api.md §12.1)', () => {
   it('files one item per study with its series and instances, lists it as a study and draws its preview', async () => {
     const studyUid = newUid();
     const seriesUid = newUid();

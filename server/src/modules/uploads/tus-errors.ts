@@ -13,7 +13,7 @@ export class TusRefusal extends Error {
   }
 }
 
-/** A refusal in the contract's 400-style shape (api-contract §0), with its own status. */
+/** A refusal in the contract's 400-style shape (docs/api.md §1.3), with its own status. */
 export function refusal(status: number, message: string) {
   return new TusRefusal(status, JSON.stringify({ errors: [{ msg: message, path: 'upload' }] }));
 }

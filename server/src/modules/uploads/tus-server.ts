@@ -27,7 +27,7 @@ export const NOT_A_ZIP = 'The file is not a ZIP file.';
 export const NOT_A_BUNDLE = 'The upload is not a bundle of DICOM files.';
 const NOT_WHAT_PURPOSE_SAYS = { dicom: NOT_DICOM, 'dicom-zip': NOT_A_ZIP, 'dicom-bundle': NOT_A_BUNDLE };
 
-/** The extensions of api-contract §5; FileStore also offers creation-defer-length, which we refuse. */
+/** The extensions of docs/api.md §11.1; FileStore also offers creation-defer-length, which we refuse. */
 const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
 
 function callerOf(req: TusRequest): AuthUser {

@@ -34,7 +34,7 @@ export interface ClaimedUpload {
 }
 
 /**
- * Claims a finished upload of the caller (api-contract §5). Refuses with the contract's 400s:
+ * Claims a finished upload of the caller (docs/api.md §11.2). Refuses with the contract's 400s:
  * someone else's, unfinished, old or unknown uploads look the same; a non-image says so.
  */
 export async function claimUpload(

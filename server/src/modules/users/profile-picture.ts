@@ -5,7 +5,7 @@ import type { Storage } from '../storage/storage.js';
 import { extensionOfMime } from '../storage/file-types.js';
 import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
 
-/** Where physicians' and radiologists' crops are served without sign-in (api-contract §2). */
+/** Where physicians' and radiologists' crops are served without sign-in (docs/api.md §7.4). */
 export const PUBLIC_PICTURES_PATH = '/api/profile-pictures/';
 export const PICTURE_CROP_SIZE = 100;
 /** A picture with more pixels than a 50-megapixel camera's is refused before it reaches the crop job. */

@@ -34,7 +34,7 @@ async function listCareTeam(ctx: AppContext, user: AuthUser, patientId: string) 
   ];
 }
 
-/** The caller's own profile; a patient also gets their care team (api-contract §3). */
+/** The caller's own profile; a patient also gets their care team (docs/api.md §8.2). */
 export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): Promise<ProfileResponse> {
   const row = await repo.findProfile(ctx.db, user.id);
   if (!row) {
@@ -79,7 +79,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
   };
 }
 
-/** Changes only the fields sent, within the role rules of api-contract §3. */
+/** Changes only the fields sent, within the role rules of docs/api.md §8.3. */
 export async function updateProfile(
   ctx: AppContext,
   user: AuthUser,

@@ -18,7 +18,7 @@ function lastActivity(own: number): number {
 }
 
 /**
- * Warns a minute before the server ends an idle session (api-contract §1a) and signs out when it
+ * Warns a minute before the server ends an idle session (docs/security.md §5) and signs out when it
  * has. Moving the mouse or typing counts as activity; the server hears of it at most once a minute.
  */
 export function IdleWarning({

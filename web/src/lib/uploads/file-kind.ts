@@ -25,7 +25,7 @@ function ascii(text: string): number[] {
   return [...text].map((char) => char.charCodeAt(0));
 }
 
-/** How the raster formats the server takes begin (api-contract §5); WebP is checked apart. */
+/** How the raster formats the server takes begin (docs/api.md §11.1); WebP is checked apart. */
 const IMAGE_SIGNATURES: number[][] = [
   [0xff, 0xd8, 0xff],
   [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],

@@ -1,7 +1,7 @@
 /**
  * The URLs of a user's finished uploads, by file, for the tab's session: after a reload the same
  * files chosen again are not sent again. An upload stays the uploader's and usable for 24 hours
- * until it is claimed (api-contract §5), so it may be filed under whichever patient is chosen.
+ * until it is claimed (docs/api.md §11.1), so it may be filed under whichever patient is chosen.
  */
 
 const PREFIX = 'ra.finished-upload';

@@ -18,7 +18,7 @@ function filesIn(file: BatchFile): number {
 }
 
 export interface BatchSnapshot extends BatchProgress {
-  /** The states of one upload task (spec §4), for the batch as a whole. */
+  /** The states of one upload task (docs/architecture.md §12.1), for the batch as a whole. */
   state: UploadTaskState;
   /** Files finished before this batch began (chosen again after a reload), not sent again. */
   filesRemembered: number;

@@ -1,7 +1,7 @@
 import * as tus from 'tus-js-client';
 import { MAX_CHUNK_BYTES, RESUMABLE_THRESHOLD_BYTES, type UploadPurpose } from '@ra/shared';
 
-/** The states of spec §4; `pausing` and `canceling` are shown as `running`. */
+/** The states of docs/architecture.md §12.1; `pausing` and `canceling` are shown as `running`. */
 export type UploadTaskState =
   'running' | 'pausing' | 'paused' | 'canceling' | 'success' | 'canceled' | 'error';
 export type UploadTaskStatus = 'running' | 'paused' | 'success' | 'canceled' | 'error';
@@ -85,8 +85,9 @@ function messageOf(error: Error): string {
 }
 
 /**
- * One resumable file upload over tus, with the states and transitions of spec §4. Pause only
- * from running; resume from paused or pausing; cancel from running or pausing.
+ * One resumable file upload over tus, with the states and transitions of
+ * docs/architecture.md §12.1. Pause only from running; resume from paused or pausing; cancel from
+ * running or pausing.
  */
 export class UploadTask {
   private snapshot: UploadSnapshot;

@@ -49,7 +49,7 @@ function PatientAccessHistory() {
   );
 }
 
-/** Patients see who else opened their records (api-contract §9); the server answers only patients. */
+/** Patients see who else opened their records (docs/api.md §19); the server answers only patients. */
 export function AccessHistoryPage() {
   const { user } = useAuth();
   const isPatient = user?.role === 'Patient';

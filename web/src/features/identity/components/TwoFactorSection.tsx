@@ -46,7 +46,7 @@ function Field(props: {
 }
 
 /**
- * Two-factor sign-in on the profile (api-contract §1a): set up with the password, scan the QR
+ * Two-factor sign-in on the profile (docs/api.md §6): set up with the password, scan the QR
  * code or type the secret, confirm with a first code, keep the recovery codes; turn off with the
  * password and a code.
  */

@@ -26,7 +26,7 @@ function kindOf(params: URLSearchParams): LinkKind {
   return params.get('cancel') === '1' ? 'cancel' : 'confirm';
 }
 
-/** Where the links of confirmation and email-change emails land (api-contract §1a). */
+/** Where the links of confirmation and email-change emails land (docs/api.md §5.1). */
 export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const { user, reloadUser } = useAuth();

@@ -6,7 +6,7 @@ import {
 } from '@ra/shared';
 import { apiRequest, ApiError } from '../../../lib/api-client';
 
-/** Files the uploaded DICOM under the patient (api-contract §10.2). */
+/** Files the uploaded DICOM under the patient (docs/api.md §12.1). */
 export function submitStudy(body: UploadStudyBody): Promise<UploadStudyResponse> {
   return apiRequest('/api/user/upload-study', { method: 'POST', body });
 }

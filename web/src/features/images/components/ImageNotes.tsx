@@ -2,7 +2,10 @@ import Accordion from 'react-bootstrap/Accordion';
 import type { Author } from '@ra/shared';
 import { KeyImageLinks } from './KeyImageLinks';
 
-/** The physicians' notes and the radiologists' opinions, in two collapsible sections (spec §2). */
+/**
+ * The physicians' notes and the radiologists' opinions, in two collapsible sections (authors in
+ * the order of docs/api.md §10).
+ */
 export function ImageNotes({ itemUid, authors }: { itemUid: string; authors: Author[] }) {
   const physicians = authors.filter((author) => author.role === 'PHYSICIAN');
   const radiologists = authors.filter((author) => author.role === 'RADIOLOGIST');

@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 export const INCOMING_QUERY_KEY = ['incoming'] as const;
 
-/** The studies sent to the signed-in physician without a patient, newest first (api-contract §10.3). */
+/** The studies sent to the signed-in physician without a patient, newest first (docs/api.md §12.3). */
 export function getIncoming(): Promise<IncomingList> {
   return apiRequest<IncomingList>('/api/user/incoming');
 }

@@ -65,7 +65,7 @@ function IncomingStudies() {
   );
 }
 
-/** Studies sent by DICOMweb clients without a patient, for the physician to file (api-contract §10.3). */
+/** Studies sent by DICOMweb clients without a patient, for the physician to file (docs/api.md §12.3). */
 export function IncomingPage() {
   const { user } = useAuth();
   const navigate = useNavigate();

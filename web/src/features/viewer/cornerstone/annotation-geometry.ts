@@ -4,7 +4,7 @@ import type { AnnotationKind } from '@ra/shared';
 export type ImagePoint = [number, number];
 
 /*
- * The server keeps each kind's defining points (api-contract §10.4); Cornerstone's tools keep
+ * The server keeps each kind's defining points (docs/api.md §15); Cornerstone's tools keep
  * handles of their own: an ellipse by the ends of its axes (top, bottom, left, right), a rectangle
  * by its four corners (top left, top right, bottom left, bottom right), an arrow from its head.
  */
