@@ -2,8 +2,10 @@ import { Piscina } from 'piscina';
 import type { DecodeLimits } from '../../config.js';
 import type { BulkDataPlace } from './bulk-data.js';
 import { DicomReadError } from './dicom-read-error.js';
+import type { DicomInstance } from './dicom-instance.js';
 import type {
   BulkDataTask,
+  InstanceTask,
   DecodeFramesTask,
   FrameErrorName,
   FramesTask,
@@ -45,6 +47,8 @@ export class DecodeBusy extends Error {
 
 /** Seconds a client is told to wait when the queue is full. */
 export const DECODE_RETRY_AFTER_SECONDS = 5;
+/** How soon a file to be filed asks again for a decode thread when all were busy. */
+const BUSY_RETRY_MS = 50;
 
 /** How much lower a decode thread's scheduling priority is than the process's (Linux nice). */
 const NICE_INCREMENT = 10;
@@ -197,6 +201,27 @@ export class DecodePool {
     const bytes = movable(file);
     const task: BulkDataTask = { ...this.bounds, file: bytes, place };
     return valueOf(await this.run<Uint8Array | null>('readBulkData', task, [bytes]));
+  }
+
+  /**
+   * What a file to be filed holds (dicom-instance.ts readDicomInstance). Filing waits for a thread
+   * rather than being refused when all are busy: an upload is not lost to someone's viewer.
+   */
+  async readInstance(file: Uint8Array): Promise<DicomInstance> {
+    for (;;) {
+      const bytes = movable(file);
+      try {
+        return valueOf(
+          await this.run<DicomInstance>('readInstance', { file: bytes } satisfies InstanceTask, [bytes]),
+        );
+      } catch (err) {
+        if (!(err instanceof DecodeBusy)) {
+          throw err;
+        }
+        // Not handed over: the bytes are still this thread's to send again.
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      }
+    }
   }
 
   /** Ends the threads; reads still running fail. */

@@ -4,10 +4,12 @@
  * task answers with an outcome rather than throwing, since an error crossing threads loses its
  * class: the pool turns a refusal back into the error the callers know.
  */
+import { STUDY_MESSAGES } from '@ra/shared';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp from 'sharp';
 import '../../lib/sharp-setup.js';
 import { bulkValueOf, type BulkDataPlace } from './bulk-data.js';
+import { readDicomInstance, type DicomInstance } from './dicom-instance.js';
 import { parseDicom } from './dicom-parser.js';
 import { DicomReadError, type DicomReadReason } from './dicom-read-error.js';
 import { decodeFrame, decodedFrameBytes, type ImageAttributes } from './frame-data-codecs.js';
@@ -202,5 +204,24 @@ export async function readBulkData(task: BulkDataTask) {
     }
     const buffer = ownBuffer(value);
     return { value: new Uint8Array(buffer), buffers: [buffer] };
+  });
+}
+
+export interface InstanceTask {
+  file: ArrayBuffer;
+}
+
+/** What a file to be filed holds (dicom-instance.ts): its attributes, never its pixels decoded. */
+export async function readInstance(task: InstanceTask): Promise<Outcome<DicomInstance>> {
+  return outcomeOf(() => {
+    try {
+      return Promise.resolve(readDicomInstance(new Uint8Array(task.file)));
+    } catch (error) {
+      // A dataset nested deeper than the stack is a file that cannot be read, not a fault here.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        throw new DicomReadError(STUDY_MESSAGES.unreadable, { cause: error });
+      }
+      throw error;
+    }
   });
 }

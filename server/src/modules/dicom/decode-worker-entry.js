@@ -6,4 +6,4 @@ import { register } from 'tsx/esm/api';
 register();
 const tasks = await import('./decode-tasks.ts');
 
-export const { renderEncoded, renderPreview, readFrames, decodeFrames, readBulkData } = tasks;
+export const { renderEncoded, renderPreview, readFrames, decodeFrames, readBulkData, readInstance } = tasks;

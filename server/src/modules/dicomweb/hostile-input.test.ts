@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   dicomJsonDatasetSchema,
   dicomJsonListSchema,
@@ -93,12 +93,16 @@ describe('hostile files: each refused on its own, the rest filed (docs/api.md §
       await uploadFile(t.app, people.physician.token, nul.bytes, 'dicom'),
       await uploadFile(t.app, people.physician.token, series.bytes, 'dicom'),
     ];
+    // Each file is parsed on a decode thread, within its time and memory bounds, not on this one.
+    const parse = vi.spyOn(t.app.ctx.decoder, 'readInstance');
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/user/upload-study',
       headers: bearer(people.physician.token),
       payload: { patient: people.patient.id, uploads },
     });
+    expect(parse).toHaveBeenCalledTimes(3);
+    parse.mockRestore();
     expect(response.statusCode).toBe(201);
     const filed = uploadStudyResponseSchema.parse(response.json());
     expect(filed.items.map((item) => item.instances)).toEqual([1]);

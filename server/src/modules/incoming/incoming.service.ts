@@ -100,7 +100,9 @@ export async function refileLegacyIncoming(ctx: AppContext): Promise<void> {
       for (const stored of legacy.files) {
         const file = path.join(workDir, `${stored.sopInstanceUid}.dcm`);
         await pipeline(await ctx.storage.read(stored.storageKey), createWriteStream(file));
-        const read = await readDicomFile(stored.sopInstanceUid, file);
+        const read = await readDicomFile(stored.sopInstanceUid, file, (bytes) =>
+          ctx.decoder.readInstance(bytes),
+        );
         if (read && 'file' in read) {
           files.push(read.file);
         }

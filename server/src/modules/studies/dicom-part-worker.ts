@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { readDicomFile } from './study-files.js';
+import { readDicomFile, readOnThisThread } from './study-files.js';
 import type { PartJob, PartOutcome } from './dicom-part-readers.js';
 
 parentPort!.on('message', (job: PartJob) => {
@@ -13,7 +13,7 @@ parentPort!.on('message', (job: PartJob) => {
     try {
       const bytes = Buffer.from(job.bytes);
       fs.writeFileSync(job.file, bytes);
-      return { id: job.id, read: await readDicomFile(job.name, job.file, bytes) };
+      return { id: job.id, read: await readDicomFile(job.name, job.file, readOnThisThread, bytes) };
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
       return { id: job.id, error: { message: error.message ?? String(err), code: error.code } };

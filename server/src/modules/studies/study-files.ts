@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inParallel, STUDY_MESSAGES, type SkippedFile } from '@ra/shared';
 import { readDicomInstance, type DicomInstance } from '../dicom/dicom-instance.js';
+import { DecodeOverLimit } from '../dicom/decode-pool.js';
 import { DicomReadError } from '../dicom/dicom-read-error.js';
 import { clipSummary, instanceBounds, refusalOf } from '../dicom/instance-checks.js';
 import { extractZip, ZIP_LIMITS, ZipRefused } from '../dicom/zip-extract.js';
@@ -60,6 +61,15 @@ function hasValidUids(instance: DicomInstance): boolean {
 }
 
 /**
+ * How a file's bytes are parsed: on a decode thread (DecodePool.readInstance) from the main
+ * thread, directly where the caller is a worker thread already (dicom-part-worker.ts).
+ */
+export type InstanceReader = (bytes: Uint8Array) => Promise<DicomInstance>;
+
+/** Parses on the calling thread: only for callers that are a worker thread themselves. */
+export const readOnThisThread: InstanceReader = (bytes) => Promise.resolve(readDicomInstance(bytes));
+
+/**
  * Reads one file that may be DICOM: the instance, or why it cannot be filed; undefined for the
  * media index (DICOMDIR), which is not needed. `bytes`, when the caller holds the file's bytes in
  * memory already, spares reading them back.
@@ -67,6 +77,7 @@ function hasValidUids(instance: DicomInstance): boolean {
 export async function readDicomFile(
   name: string,
   file: string,
+  parse: InstanceReader,
   bytes?: Buffer,
 ): Promise<{ file: DicomFile } | { skipped: RefusedFile } | undefined> {
   const size = bytes?.length ?? (await fs.stat(file)).size;
@@ -74,7 +85,7 @@ export async function readDicomFile(
     return { skipped: { name, reason: STUDY_MESSAGES.notDicom } };
   }
   try {
-    const instance = readDicomInstance(bytes ?? (await readForParsing(file, size)));
+    const instance = await parse(bytes ?? (await readForParsing(file, size)));
     if (instance.isDicomdir) {
       return undefined;
     }
@@ -92,7 +103,8 @@ export async function readDicomFile(
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
       return { skipped: { name, reason: STUDY_MESSAGES.unreadable } };
     }
-    if (!(err instanceof DicomReadError)) {
+    // A file that outgrew a decode thread's time or memory is refused alone, for that reason.
+    if (!(err instanceof DicomReadError || err instanceof DecodeOverLimit)) {
       throw err;
     }
     return { skipped: { name, reason: err.message } };
@@ -119,6 +131,7 @@ export async function readDicomUploads(
   uploads: UploadToRead[],
   tusDir: string,
   workDir: string,
+  parse: InstanceReader,
   maxInstanceBytes = ZIP_LIMITS.maxEntryBytes,
   /** What ZIPs may inflate to in all: the uploader's remaining storage, counted as they inflate. */
   maxZipBytes = ZIP_LIMITS.maxTotalBytes,
@@ -175,7 +188,7 @@ export async function readDicomUploads(
   // A few at a time: reading waits on the disk far more than parsing uses the processor.
   const reads = new Array<Read>(toRead.length);
   await inParallel([...toRead.keys()], FILES_READ_AT_ONCE, async (index) => {
-    reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path);
+    reads[index] = await readDicomFile(toRead[index]!.name, toRead[index]!.path, parse);
   });
   const sorted = sortReads([...bundled, ...reads]);
   return { files: sorted.files, skipped: [...skipped, ...sorted.skipped], refusals };

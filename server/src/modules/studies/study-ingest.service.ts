@@ -196,6 +196,7 @@ export async function fileStudies(
       toRead,
       ctx.tusDir,
       workDir,
+      (bytes) => ctx.decoder.readInstance(bytes),
       ctx.config.dicom.maxInstanceBytes,
       storage.bytes,
     );
