@@ -20,7 +20,7 @@ import {
   multipartRelatedContentType,
   newBoundary,
   writeMultipartRelated,
-} from '../server/src/modules/dicomweb/multipart-related.js';
+} from '../server/src/lib/multipart-related/multipart-related.js';
 import type { Api } from './lib/api.js';
 
 const RLE = '1.2.840.10008.1.2.5';

@@ -5,18 +5,23 @@ import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
 import type { SharedCache } from './db/shared-cache.js';
 import type { GroupCommit } from './lib/group-commit.js';
-import type { AuditEntry } from './modules/audit/audit.service.js';
+import type { AuditEntry } from './modules/audit/audit-entry.js';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { DecodePool } from './modules/dicom/decode-pool.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
-import type { RefusedDemoSignIns } from './seed/demo-exposure.js';
-import type { SessionUser } from './modules/identity/identity.repository.js';
+import type { SessionActor } from './lib/actor.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
 import type { TaggedHospitalList } from './modules/hospitals/hospitals.service.js';
-import type { TaggedNotifications } from './modules/notifications/notifications.service.js';
+import type { TaggedNotifications } from './modules/notifications/notification-list.js';
 
-/** What services need from the outside world; built once in buildApp. */
+/** User id → the password hash that still verifies the published demo password (seed/demo-exposure.ts). */
+export type RefusedDemoSignIns = Map<string, string>;
+
+/**
+ * What services need from the outside world; built once in buildApp. It takes types only, each
+ * from the file that declares it, none of which imports this file back (lint checks both).
+ */
 export interface AppContext {
   config: Config;
   db: Db;
@@ -24,7 +29,7 @@ export interface AppContext {
   keys: SigningKeys;
   log: FastifyBaseLogger;
   /** Live sessions by id, for a few seconds; a revocation on any instance drops its entry at once. */
-  sessionCache: SharedCache<SessionUser>;
+  sessionCache: SharedCache<SessionActor>;
   /** The hospital list (key `all`), until any process adds a hospital. */
   hospitalCache: SharedCache<TaggedHospitalList>;
   /** Each user's notifications version (the polling ETag), until any process changes it. */

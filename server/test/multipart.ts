@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { readMultipartRelated } from '../src/modules/dicomweb/multipart-related.js';
+import { readMultipartRelated } from '../src/lib/multipart-related/multipart-related.js';
 
 /** The parts of a multipart/related answer (WADO-RS), read with the server's own reader. */
 export async function partsOf(response: { headers: Record<string, unknown>; rawPayload: Buffer }) {

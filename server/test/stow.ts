@@ -5,7 +5,7 @@ import {
   multipartRelatedContentType,
   newBoundary,
   writeMultipartRelated,
-} from '../src/modules/dicomweb/multipart-related.js';
+} from '../src/lib/multipart-related/multipart-related.js';
 
 /** A STOW-RS request (`query` e.g. "?patient=<uid>") of Part 10 files as multipart/related parts of `type`. */
 export async function stow(

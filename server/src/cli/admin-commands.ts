@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { dobField, emailField, LIMITS, nameField, newPasswordField, titleField } from '@ra/shared';
 import type { Db } from '../db/client.js';
 import { findPatientForAuditTrail, listPatientAuditTrail } from '../modules/audit/audit.repository.js';
-import { addHospital, addRosterPhysician, listHospitals } from '../modules/hospitals/hospitals.service.js';
-import { createRadiologist } from '../modules/users/radiologist-accounts.service.js';
+import { addHospital, addRosterPhysician, listHospitals } from '../modules/hospitals/index.js';
+import { createRadiologist } from '../modules/users/index.js';
 import { formatAuditTrailLine } from './audit-trail-format.js';
 import { promptHidden, readFirstLine, type CommandIo } from './password-input.js';
 

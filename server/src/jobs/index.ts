@@ -1,8 +1,8 @@
 import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
-import type { DecodePool } from '../modules/dicom/decode-pool.js';
-import type { Storage } from '../modules/storage/storage.js';
+import type { DecodePool } from '../modules/dicom/index.js';
+import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { profilePictureJob } from './profile-picture.job.js';
 import { sendEmailJob } from './send-email.job.js';

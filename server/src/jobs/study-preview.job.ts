@@ -1,10 +1,10 @@
 import { buffer } from 'node:stream/consumers';
 import type { Db } from '../db/client.js';
-import { DicomReadError, PREVIEW_MESSAGES } from '../modules/dicom/dicom-read-error.js';
-import { sopClassName } from '../modules/dicom/sop-classes.js';
-import { DecodeOverLimit, type DecodePool } from '../modules/dicom/decode-pool.js';
+import { DicomReadError, PREVIEW_MESSAGES } from '../modules/dicom/index.js';
+import { sopClassName } from '../modules/dicom/index.js';
+import { DecodeOverLimit, type DecodePool } from '../modules/dicom/index.js';
 import * as repo from '../modules/studies/studies.repository.js';
-import type { Storage } from '../modules/storage/storage.js';
+import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition } from './job-queue.js';
 
 export const STUDY_PREVIEW_JOB = 'study-preview';

@@ -2,7 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
 import { findImage, setThumbnail } from '../modules/images/images.repository.js';
-import type { Storage } from '../modules/storage/storage.js';
+import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition } from './job-queue.js';
 
 export const THUMBNAIL_JOB = 'image-thumbnail';

@@ -1,8 +1,8 @@
 import type { FileStore } from '@tus/file-store';
 import type { Db } from '../db/client.js';
 import { deleteUpload, listUnclaimedBefore } from '../modules/uploads/uploads.repository.js';
-import { UPLOAD_CLAIM_HOURS } from '../modules/uploads/tus-server.js';
-import { removeStaleWorkDirs } from '../modules/studies/work-dirs.js';
+import { UPLOAD_CLAIM_HOURS } from '../modules/uploads/index.js';
+import { removeStaleWorkDirs } from '../modules/studies/index.js';
 import type { JobDefinition } from './job-queue.js';
 
 /**

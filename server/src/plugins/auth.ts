@@ -1,23 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { MFA_REQUIRED, type Role } from '@ra/shared';
+import type { Actor } from '../lib/actor.js';
 import { AppError, Refusal } from '../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { findUserOfLiveSession } from '../modules/identity/identity.repository.js';
-import { checkSessionActivity } from '../modules/identity/session.service.js';
-
-export interface AuthUser {
-  id: string;
-  email: string;
-  role: Role;
-  title: string;
-  firstName: string;
-  lastName: string;
-  emailVerifiedAt: Date | null;
-  totpEnabledAt: Date | null;
-  /** Unverified accounts see no patient data (access.policy.ts). */
-  emailVerified: boolean;
-  sessionId: string;
-}
+import { checkSessionActivity } from '../modules/identity/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,14 +13,14 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Set by `requireUser`; routes without that guard never read it. */
-    user: AuthUser | null;
+    user: Actor | null;
   }
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
 
 /** The user behind the request's bearer token; throws the contract's 401s when there is none. */
-export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Actor> {
   const header = request.headers.authorization;
   const match = header ? BEARER.exec(header) : null;
   if (!match) {
@@ -90,7 +77,7 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
 }
 
 /** The caller when the request carries a valid bearer token, else null (for public routes). */
-export async function optionalUser(ctx: AppContext, request: FastifyRequest): Promise<AuthUser | null> {
+export async function optionalUser(ctx: AppContext, request: FastifyRequest): Promise<Actor | null> {
   try {
     return await authenticate(ctx, request);
   } catch {
@@ -101,7 +88,7 @@ export async function optionalUser(ctx: AppContext, request: FastifyRequest): Pr
 export type RequireUser = ReturnType<typeof createAuthGuard>;
 
 /** The signed-in user of a route guarded by `requireUser`. */
-export function currentUser(request: FastifyRequest): AuthUser {
+export function currentUser(request: FastifyRequest): Actor {
   if (!request.user) {
     throw new AppError('UNAUTHENTICATED');
   }

@@ -1,8 +1,9 @@
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import type { RefusedDemoSignIns } from '../context.js';
 import type { Db } from '../db/client.js';
 import * as identityRepo from '../modules/identity/identity.repository.js';
-import { verifyPassword } from '../modules/identity/password-hash.js';
+import { verifyPassword } from '../modules/identity/index.js';
 import { DEMO_PASSWORD, DEMO_PATIENT, DEMO_PHYSICIAN, DEMO_RADIOLOGISTS } from './demo-data.js';
 
 /**
@@ -47,9 +48,6 @@ export function shouldSeedDemo(options: {
 export const DEMO_EMAILS = [
   ...new Set([...DEMO_RADIOLOGISTS.map((r) => r.email), DEMO_PHYSICIAN.email, DEMO_PATIENT.email]),
 ];
-
-/** User id → the password hash that still verifies the published demo password. */
-export type RefusedDemoSignIns = Map<string, string>;
 
 /**
  * On a server that listens beyond loopback, finds the demo accounts that still have the published

@@ -1,10 +1,10 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { hospitals, users } from '../db/schema/index.js';
-import { hashPassword } from '../modules/identity/password-hash.js';
+import { hashPassword } from '../modules/identity/index.js';
 import * as identityRepo from '../modules/identity/identity.repository.js';
 import * as hospitalsRepo from '../modules/hospitals/hospitals.repository.js';
-import { createRadiologist } from '../modules/users/radiologist-accounts.service.js';
+import { createRadiologist } from '../modules/users/index.js';
 import {
   DEMO_ACCOUNTS_WITH_PASSWORD,
   DEMO_HOSPITALS,

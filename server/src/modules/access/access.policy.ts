@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ERROR_BODIES } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, Refusal } from '../../lib/errors.js';
+import type { ActorFacts } from '../../lib/actor.js';
 import * as repo from './access.repository.js';
 
 /**
@@ -16,15 +17,12 @@ import * as repo from './access.repository.js';
  */
 export type AccessKind = 'image' | 'patient' | 'profile';
 
-/** What access needs of the caller; the session's AuthUser is one. */
-export type Viewer = repo.Viewer;
-
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 /** Of `ids`, those the user may read, in one query whatever their number. */
 export async function canRead(
   ctx: AppContext,
-  user: Viewer,
+  user: ActorFacts,
   kind: AccessKind,
   ids: readonly string[],
 ): Promise<Set<string>> {
@@ -48,7 +46,7 @@ export async function canRead(
  */
 export async function requireRead(
   ctx: AppContext,
-  user: Viewer,
+  user: ActorFacts,
   kind: AccessKind,
   ids: readonly string[],
 ): Promise<void> {
@@ -63,7 +61,7 @@ export async function requireRead(
  * patient, and the patient themself even when unverified — who then gets an empty list (an empty
  * archive, docs/security.md §4) from `itemReadFilter`, not an error.
  */
-export async function requireListOf(ctx: AppContext, user: Viewer, patientId: string): Promise<void> {
+export async function requireListOf(ctx: AppContext, user: ActorFacts, patientId: string): Promise<void> {
   if (user.role === 'PATIENT' && user.id === patientId) {
     return;
   }
@@ -71,7 +69,7 @@ export async function requireListOf(ctx: AppContext, user: Viewer, patientId: st
 }
 
 /** Condition on archive-item rows for list and count queries: the items the user may read. */
-export function itemReadFilter(user: Viewer): SQL {
+export function itemReadFilter(user: ActorFacts): SQL {
   return repo.itemReadableBy(user);
 }
 
@@ -79,22 +77,22 @@ export function itemReadFilter(user: Viewer): SQL {
  * Condition on archive-item rows for DICOMweb: the items the user may read, and a physician's
  * studies waiting in their Incoming list (received without a patient), which nothing else lists.
  */
-export function dicomReadFilter(user: Viewer): SQL {
+export function dicomReadFilter(user: ActorFacts): SQL {
   return repo.itemOrReceivedReadableBy(user);
 }
 
 /** Condition on archive-item rows: the studies waiting in the user's Incoming list. */
-export function receivedItemFilter(user: Viewer): SQL {
+export function receivedItemFilter(user: ActorFacts): SQL {
   return repo.receivedBy(user);
 }
 
 /** Condition on a column of patient ids for list queries: the patients the user may read. */
-export function patientReadFilter(user: Viewer, patientId: SQLWrapper): SQL {
+export function patientReadFilter(user: ActorFacts, patientId: SQLWrapper): SQL {
   return repo.patientReadableBy(user, patientId);
 }
 
 /** Who may add items to a patient's record: their physician, or a radiologist the patient has paid. */
-export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: string): Promise<boolean> {
+export async function canUploadFor(ctx: AppContext, user: ActorFacts, patientId: string): Promise<boolean> {
   // Patients never add to their own record; staff add exactly where they may read.
   if (user.role === 'PATIENT') {
     return false;
@@ -107,7 +105,7 @@ export async function canUploadFor(ctx: AppContext, user: Viewer, patientId: str
  * and accounts whose address is not confirmed (403 asking them to confirm it: an address nobody
  * has proved could be anyone's, and such an account could fill the archive).
  */
-export function requireStorer(user: Viewer): void {
+export function requireStorer(user: ActorFacts): void {
   const refusal = storeRefusalOf(user);
   if (refusal === 'forbidden') {
     throw new AppError('FORBIDDEN');
@@ -118,7 +116,7 @@ export function requireStorer(user: Viewer): void {
 }
 
 /** Why the user may not store in the archive ('forbidden': a patient; 'unverified'), or undefined. */
-export function storeRefusalOf(user: Viewer): 'forbidden' | 'unverified' | undefined {
+export function storeRefusalOf(user: ActorFacts): 'forbidden' | 'unverified' | undefined {
   if (user.role === 'PATIENT') {
     return 'forbidden';
   }
@@ -129,7 +127,7 @@ export function storeRefusalOf(user: Viewer): 'forbidden' | 'unverified' | undef
  * Whether the user may add instances to a study already filed: only someone who may read it (a
  * radiologist paid for one study of a patient adds nothing to the patient's other studies).
  */
-export async function canAddToStudy(ctx: AppContext, user: Viewer, itemId: string): Promise<boolean> {
+export async function canAddToStudy(ctx: AppContext, user: ActorFacts, itemId: string): Promise<boolean> {
   return user.role !== 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
 }
 
@@ -140,7 +138,7 @@ export async function canAddToStudy(ctx: AppContext, user: Viewer, itemId: strin
  */
 export async function noteAccess(
   ctx: AppContext,
-  user: Viewer,
+  user: ActorFacts,
   itemId: string,
 ): Promise<'allowed' | 'unpaid' | 'none'> {
   if (user.role === 'PATIENT') {
@@ -158,12 +156,12 @@ export async function noteAccess(
 }
 
 /** A patient may ask for a second opinion on their own items only (the only items they can read). */
-export async function canRequestOpinion(ctx: AppContext, user: Viewer, itemId: string): Promise<boolean> {
+export async function canRequestOpinion(ctx: AppContext, user: ActorFacts, itemId: string): Promise<boolean> {
   return user.role === 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
 }
 
 /** A patient may rate a radiologist who has written a note on one of their items they were paid for. */
-export async function canRate(ctx: AppContext, user: Viewer, radiologistId: string): Promise<boolean> {
+export async function canRate(ctx: AppContext, user: ActorFacts, radiologistId: string): Promise<boolean> {
   if (user.role !== 'PATIENT' || !user.emailVerified) {
     return false;
   }
@@ -176,7 +174,7 @@ export async function canRate(ctx: AppContext, user: Viewer, radiologistId: stri
  */
 export async function careTeamOf(
   ctx: AppContext,
-  user: Viewer,
+  user: ActorFacts,
   patientId: string,
 ): Promise<{ physicianId: string | undefined; radiologistIds: string[] }> {
   if (!(await canRead(ctx, user, 'profile', [patientId])).has(patientId)) {
@@ -192,7 +190,11 @@ export async function careTeamOf(
  * everyone else's stay private to their author (radiologists never see the physician's, so each
  * opinion stays independent). The caller has checked that the user may read the item.
  */
-export async function annotationAuthorsFor(ctx: AppContext, user: Viewer, itemId: string): Promise<string[]> {
+export async function annotationAuthorsFor(
+  ctx: AppContext,
+  user: ActorFacts,
+  itemId: string,
+): Promise<string[]> {
   const seesAnalyses = user.role === 'PATIENT' || user.role === 'PHYSICIAN';
   return [user.id, ...(seesAnalyses ? await repo.analystsOf(ctx.db, itemId) : [])];
 }

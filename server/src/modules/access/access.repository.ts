@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, invoices, patientPhysicians, users } from '../../db/schema/index.js';
+import type { ActorFacts } from '../../lib/actor.js';
 
 /**
  * Every access query of the archive, and nothing else: only access.policy.ts imports this file
@@ -23,13 +24,6 @@ const archiveItems = {
   receiverId: images.receiverId,
 };
 
-/** The access-relevant facts of the caller, as the session loaded them. */
-export interface Viewer {
-  id: string;
-  role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST';
-  emailVerified: boolean;
-}
-
 const NOTHING = sql`false`;
 
 /** Only a paid invoice grants access (docs/security.md §3): an open or void one grants nothing. */
@@ -49,7 +43,7 @@ function patientsOfPhysician(physicianId: string): SQL {
  * Condition on a column of patient ids: the patients whose records the viewer may read — the
  * patient themself, their physician, and a radiologist who may read at least one of their items.
  */
-export function patientReadableBy(viewer: Viewer, patientId: SQLWrapper): SQL {
+export function patientReadableBy(viewer: ActorFacts, patientId: SQLWrapper): SQL {
   // An address nobody has proved could be anyone's: such accounts see no patient data at all.
   if (!viewer.emailVerified) {
     return NOTHING;
@@ -65,7 +59,7 @@ export function patientReadableBy(viewer: Viewer, patientId: SQLWrapper): SQL {
 }
 
 /** Condition on archive-item rows: the items the viewer may read. */
-export function itemReadableBy(viewer: Viewer): SQL {
+export function itemReadableBy(viewer: ActorFacts): SQL {
   if (!viewer.emailVerified) {
     return NOTHING;
   }
@@ -81,7 +75,7 @@ export function itemReadableBy(viewer: Viewer): SQL {
 }
 
 /** The items waiting in the viewer's Incoming list: received by them, a physician, without a patient. */
-export function receivedBy(viewer: Viewer): SQL {
+export function receivedBy(viewer: ActorFacts): SQL {
   if (!viewer.emailVerified || viewer.role !== 'PHYSICIAN') {
     return NOTHING;
   }
@@ -89,14 +83,14 @@ export function receivedBy(viewer: Viewer): SQL {
 }
 
 /** itemReadableBy, and the viewer's own items waiting in their Incoming list. */
-export function itemOrReceivedReadableBy(viewer: Viewer): SQL {
+export function itemOrReceivedReadableBy(viewer: ActorFacts): SQL {
   return sql`(${itemReadableBy(viewer)} or ${receivedBy(viewer)})`;
 }
 
 /** Of `itemIds` (valid UUIDs), those the viewer may read. */
 export async function readableItemIds(
   db: Queryable,
-  viewer: Viewer,
+  viewer: ActorFacts,
   itemIds: string[],
 ): Promise<Set<string>> {
   const rows = await db
@@ -109,7 +103,7 @@ export async function readableItemIds(
 /** Of `patientIds` (valid UUIDs), the patient accounts whose records the viewer may read. */
 export async function readablePatientIds(
   db: Queryable,
-  viewer: Viewer,
+  viewer: ActorFacts,
   patientIds: string[],
 ): Promise<Set<string>> {
   const rows = await db

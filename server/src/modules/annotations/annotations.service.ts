@@ -8,17 +8,17 @@ import {
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { annotationAuthorsFor, requireRead } from '../access/access.policy.js';
-import { auditChange, auditReads } from '../audit/audit.service.js';
-import { areFramesOfStudy } from '../studies/study-frames.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { annotationAuthorsFor, requireRead } from '../access/index.js';
+import { auditChange, auditReads } from '../audit/index.js';
+import { areFramesOfStudy } from '../studies/index.js';
 import * as repo from './annotations.repository.js';
 
 export type SaveAnnotationBody = z.output<typeof saveAnnotationBodySchema>;
 type Item = NonNullable<Awaited<ReturnType<typeof repo.findItem>>>;
 
 /** The item, when the caller may read it (the readers of GET /api/image/{uid}); NOT_FOUND otherwise. */
-async function findReadableItem(ctx: AppContext, user: AuthUser, itemId: string): Promise<Item> {
+async function findReadableItem(ctx: AppContext, user: Actor, itemId: string): Promise<Item> {
   await requireRead(ctx, user, 'image', [itemId]);
   const item = await repo.findItem(ctx.db, itemId);
   if (!item) {
@@ -57,7 +57,7 @@ function toAnnotation(row: repo.AnnotationRow): Annotation {
 /** The annotations of the item the caller sees (access.policy `annotationAuthorsFor`). */
 export async function listAnnotations(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   itemId: string,
   ip: string,
 ): Promise<Annotation[]> {
@@ -100,7 +100,7 @@ async function checkFrame(ctx: AppContext, item: Item, frame: SaveAnnotationBody
 /** Creates or replaces the caller's annotation `annotationId` on the item. */
 export async function saveAnnotation(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   itemId: string,
   annotationId: string,
   body: SaveAnnotationBody,
@@ -145,7 +145,7 @@ export async function saveAnnotation(
 /** Deletes the caller's own annotation; anyone else's, or none, is NOT_FOUND. */
 export async function deleteAnnotation(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   itemId: string,
   annotationId: string,
   ip: string,

@@ -4,30 +4,12 @@ import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { GroupCommit } from '../../lib/group-commit.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canRead } from '../access/access.policy.js';
+import type { Actor } from '../../lib/actor.js';
+import { canRead } from '../access/index.js';
 import { accessHistoryOfPatient, appendAuditRows, type AccessHistoryRow } from './audit.repository.js';
+import type { AuditEntry } from './audit-entry.js';
 
-export type AuditAction = 'read' | 'create' | 'update' | 'delete' | 'download';
-export type AuditRecord =
-  | 'patient'
-  | 'image'
-  | 'image-list'
-  | 'note'
-  | 'file'
-  | 'patient-list'
-  | 'profile'
-  | 'annotation'
-  | 'annotation-list';
-
-export interface AuditEntry {
-  actorId: string | null;
-  patientId: string | null;
-  action: AuditAction;
-  recordType: AuditRecord;
-  recordId: string;
-  ip: string | null;
-}
+export type { AuditAction, AuditEntry, AuditRecord } from './audit-entry.js';
 
 /** Writes a change's audit row in the change's own transaction. */
 export async function auditChange(db: Queryable, entry: AuditEntry): Promise<void> {
@@ -119,7 +101,7 @@ function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
 /** Who else has looked at the patient's records, newest first (docs/api.md §19). */
 export async function listAccessHistory(
   ctx: AppContext,
-  patient: AuthUser,
+  patient: Actor,
   page: { limit: number; cursor?: string },
 ): Promise<AccessHistoryPage> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { DECODE_RETRY_AFTER_SECONDS, DecodeBusy, DecodeOverLimit } from '../dicom/decode-pool.js';
-import { DicomReadError, PREVIEW_MESSAGES, READ_LIMIT_MESSAGES } from '../dicom/dicom-read-error.js';
-import { FramesTooLarge } from '../dicom/frame-data-errors.js';
+import { DECODE_RETRY_AFTER_SECONDS, DecodeBusy, DecodeOverLimit } from '../dicom/index.js';
+import { DicomReadError, PREVIEW_MESSAGES, READ_LIMIT_MESSAGES } from '../dicom/index.js';
+import { FramesTooLarge } from '../dicom/index.js';
 
 const OVER_BOUNDS: ReadonlySet<string> = new Set([
   PREVIEW_MESSAGES.tooLarge,

@@ -1,9 +1,9 @@
 import type { DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { dicomReadFilter } from '../access/access.policy.js';
-import { auditReads, type AuditEntry } from '../audit/audit.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { dicomReadFilter } from '../access/index.js';
+import { auditReads, type AuditEntry } from '../audit/index.js';
 import {
   instanceAttributes,
   seriesAttributes,
@@ -71,7 +71,7 @@ export function urlOf(ctx: AppContext, path: DicomPath): string {
 /** A search reads the lists of the patients whose studies it returns (access history: "list"). */
 async function auditSearch(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   rows: { itemId: string; patientId: string | null }[],
   ip: string,
 ) {
@@ -105,7 +105,7 @@ async function auditSearch(
 /** QIDO-RS (PS3.18 10.6): what the caller may read and the query matches; nothing else exists. */
 export async function search(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   level: QidoLevel,
   path: DicomPath,
   queryString: QueryString,
@@ -188,7 +188,7 @@ async function includedFor(ctx: AppContext, query: QidoQuery, level: 'study' | '
  */
 export async function instancesAt(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   path: DicomPath,
   ip: string,
   action: 'read' | 'download' = 'read',
@@ -224,7 +224,7 @@ const METADATA_BATCH = 64;
  */
 export async function metadataAt(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   path: DicomPath,
   ip: string,
 ): Promise<AsyncIterable<string>> {

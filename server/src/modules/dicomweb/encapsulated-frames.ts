@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { dicomInstances } from '../../db/schema/index.js';
-import type { ImageAttributes } from '../dicom/frame-data-codecs.js';
+import type { ImageAttributes } from '../dicom/index.js';
 import {
   DEFAULT_MAX_TOTAL_FRAME_BYTES,
   FrameNotDecodable,
   FrameNotFound,
   FramesTooLarge,
-} from '../dicom/frame-data.js';
-import type { Storage } from '../storage/storage.js';
+} from '../dicom/index.js';
+import type { Storage } from '../storage/index.js';
 
 /** What ingest recorded of an instance's compressed frames (dicom/frame-offsets.ts). */
 export interface IndexedFrames {

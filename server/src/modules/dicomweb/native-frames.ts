@@ -1,5 +1,5 @@
-import type { Storage } from '../storage/storage.js';
-import { DEFAULT_MAX_TOTAL_FRAME_BYTES, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
+import type { Storage } from '../storage/index.js';
+import { DEFAULT_MAX_TOTAL_FRAME_BYTES, FrameNotFound, FramesTooLarge } from '../dicom/index.js';
 
 /** What ingest recorded of an instance's uncompressed frames (dicom-instance.ts NativeFrames). */
 export interface StoredFrames {

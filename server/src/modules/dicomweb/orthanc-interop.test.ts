@@ -14,7 +14,7 @@ import { stow } from '../../../test/stow.js';
 import { parseDicom } from '../dicom/dicom-parser.js';
 import { readString } from '../dicom/dicom-values.js';
 import { linkPatient } from '../patients/patients.repository.js';
-import { readMultipartRelated, type ReadPart } from './multipart-related.js';
+import { readMultipartRelated, type ReadPart } from '../../lib/multipart-related/multipart-related.js';
 
 /**
  * Interoperability with Orthanc, the reference archive, over real HTTP. Orthanc, with our server as

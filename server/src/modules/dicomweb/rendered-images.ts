@@ -1,11 +1,11 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import '../../lib/sharp-setup.js';
-import { DecodeOverLimit, type DecodePool } from '../dicom/decode-pool.js';
-import { DicomReadError } from '../dicom/dicom-read-error.js';
-import { FrameNotFound } from '../dicom/frame-data-errors.js';
+import { DecodeOverLimit, type DecodePool } from '../dicom/index.js';
+import { DicomReadError } from '../dicom/index.js';
+import { FrameNotFound } from '../dicom/index.js';
 import { isOverBounds } from './decode-refusals.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/index.js';
 
 /** The media types `rendered` and `thumbnail` answer with (PS3.18 10.4.1.1.3), by the Accept header. */
 export type RenderedType = 'image/jpeg' | 'image/png';

@@ -3,12 +3,12 @@ import type { Readable } from 'node:stream';
 import { STUDY_MESSAGES, type DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canUploadFor, requireStorer } from '../access/access.policy.js';
-import { READ_LIMIT_MESSAGES } from '../dicom/dicom-read-error.js';
-import { dicomPartReaders, type PartRead } from '../studies/dicom-part-readers.js';
-import { sortReads, type RefusedFile } from '../studies/study-files.js';
-import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
+import type { Actor } from '../../lib/actor.js';
+import { canUploadFor, requireStorer } from '../access/index.js';
+import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
+import { partitionReads, type FileRead, type RefusedFile } from '../studies/index.js';
+import { dicomPartReaders } from '../studies/index.js';
+import { makeWorkDir, removeWorkDir } from '../studies/index.js';
 import {
   fileOneStudy,
   groupByStudy,
@@ -18,8 +18,12 @@ import {
   type FiledStudy,
   type FilingTarget,
   type StudyFiles,
-} from '../studies/study-ingest.service.js';
-import { MultipartError, parseMultipartRelated, readMultipartRelated } from './multipart-related.js';
+} from '../studies/index.js';
+import {
+  MultipartError,
+  parseMultipartRelated,
+  readMultipartRelated,
+} from '../../lib/multipart-related/multipart-related.js';
 
 /**
  * A STOW-RS request's bounds: a part is held in memory until it is written to disk, and is no larger
@@ -80,7 +84,7 @@ function sequence(items: DicomJsonDataset[]) {
  */
 export async function storeInstances(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   request: {
     body: Readable;
     contentType: string | undefined;
@@ -116,7 +120,7 @@ export async function storeInstances(
 
   const workDir = await makeWorkDir(ctx.tusDir, 'stow-');
   try {
-    const reads: Promise<PartRead>[] = [];
+    const reads: Promise<FileRead>[] = [];
     let index = 0;
     try {
       for await (const part of readMultipartRelated(request.body, request.contentType, stowLimits(ctx))) {
@@ -138,7 +142,7 @@ export async function storeInstances(
       // Every part handed over is written or failed before the work folder can be removed.
       await Promise.allSettled(reads);
     }
-    const { files, skipped } = sortReads(await Promise.all(reads));
+    const { files, skipped } = partitionReads(await Promise.all(reads));
     const failed: RefusedFile[] = [...skipped];
     const groups = groupByStudy(files);
     // Each study is filed on its own: one that cannot be filed fails its own instances, not the

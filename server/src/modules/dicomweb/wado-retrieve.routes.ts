@@ -4,11 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
-import { parseBulkDataPath } from '../dicom/bulk-data.js';
-import { DecodeOverLimit } from '../dicom/decode-pool.js';
-import { isDecodable as isDecodableSyntax } from '../dicom/frame-data-codecs.js';
-import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/frame-data.js';
-import { TRANSFER_SYNTAX } from '../dicom/dicom-structure.js';
+import { parseBulkDataPath } from '../dicom/index.js';
+import { DecodeOverLimit } from '../dicom/index.js';
+import { isDecodable as isDecodableSyntax } from '../dicom/index.js';
+import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/index.js';
+import { TRANSFER_SYNTAX } from '../dicom/index.js';
 import type { DicomwebLimits } from './dicomweb.routes.js';
 import * as dicomweb from './dicomweb.service.js';
 import {
@@ -16,7 +16,7 @@ import {
   newBoundary,
   writeMultipartRelated,
   type WritePart,
-} from './multipart-related.js';
+} from '../../lib/multipart-related/multipart-related.js';
 import type { InstanceRow } from './dicomweb.repository.js';
 import { sendDecodeRefusal } from './decode-refusals.js';
 import { imageAttributesOf, readEncapsulatedFrames } from './encapsulated-frames.js';

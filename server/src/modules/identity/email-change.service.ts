@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
+import type { Actor } from '../../lib/actor.js';
 import { EMAIL_TAKEN } from './identity.service.js';
 import { requestEmailChange } from './email-verification.service.js';
 import { verifyPassword } from './password-hash.js';
@@ -13,7 +13,7 @@ import * as repo from './identity.repository.js';
  */
 export async function changeEmail(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   body: { email: string; password: string },
 ): Promise<void> {
   const account = await repo.findUserById(ctx.db, user.id);

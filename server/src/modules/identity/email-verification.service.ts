@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
 import { sha256 } from '../../lib/secrets.js';
-import { auditOwnProfileChange } from '../audit/audit.service.js';
+import { auditOwnProfileChange } from '../audit/index.js';
 import * as repo from './identity.repository.js';
 import { createLink, EMAIL_LINK_HOURS } from './one-time-links.js';
 

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import type { SessionActor } from '../../lib/actor.js';
 import {
   mfaRecoveryCodes,
   passwordTokens,
@@ -306,27 +307,12 @@ export async function linkPatientToPhysician(db: Queryable, patientId: string, p
   await db.insert(patientPhysicians).values({ patientId, physicianId }).onConflictDoNothing();
 }
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST';
-  title: string;
-  firstName: string;
-  lastName: string;
-  emailVerifiedAt: Date | null;
-  totpEnabledAt: Date | null;
-  /** Last user activity on the session; the idle timeout counts from here. */
-  lastUsedAt: Date;
-  /** Whether the owner has proved the address; the access policy shows unverified accounts no patient data. */
-  emailVerified: boolean;
-}
-
 /** The user behind a live session, in one query: used on every authenticated request. */
 export async function findUserOfLiveSession(
   db: Queryable,
   sessionId: string,
   now: Date,
-): Promise<SessionUser | undefined> {
+): Promise<SessionActor | undefined> {
   const [row] = await db
     .select({
       id: users.id,

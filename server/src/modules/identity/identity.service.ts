@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Actor } from '../../lib/actor.js';
 import {
   ACCESS_TOKEN_SECONDS,
   displayName,
@@ -29,18 +30,10 @@ export const SESSION_DAYS = 30;
 export const EMAIL_TAKEN = 'This email is already in use.';
 const NOT_ON_ROSTER = 'Physician does not exist in hospital';
 
-interface UserLike {
-  id: string;
-  email: string;
-  role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST';
-  title: string;
-  firstName: string;
-  lastName: string;
-  emailVerifiedAt: Date | null;
-  totpEnabledAt: Date | null;
-}
+/** The account fields of an actor: what a sign-in reads of the user before any session exists. */
+type Account = Omit<Actor, 'sessionId' | 'emailVerified'>;
 
-export function toMe(user: UserLike): Me {
+export function toMe(user: Account): Me {
   return {
     uid: user.id,
     email: user.email,
@@ -113,7 +106,7 @@ export type SignInOutcome = IssuedSession | { challenge: MfaChallenge };
 
 export async function issueAccessToken(
   ctx: AppContext,
-  user: UserLike,
+  user: Account,
   sessionId: string,
 ): Promise<AuthResponse> {
   const token = await ctx.keys.sign({ userId: user.id, sessionId });
@@ -146,7 +139,7 @@ export async function signIn(
 }
 
 /** Opens a session for a user who has proved who they are, with its cookie and first access token. */
-export async function startSession(ctx: AppContext, user: UserLike): Promise<IssuedSession> {
+export async function startSession(ctx: AppContext, user: Account): Promise<IssuedSession> {
   const cookieSecret = randomSecret();
   const now = new Date();
   const session = await repo.insertSession(ctx.db, {

@@ -4,7 +4,7 @@ import { MFA_CODE_INCORRECT, MFA_RECOVERY_CODE_COUNT, MFA_REQUIRED, type MfaSetu
 import type { AppContext } from '../../context.js';
 import { InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { AuthUser } from '../../plugins/auth.js';
+import type { Actor } from '../../lib/actor.js';
 import * as repo from './identity.repository.js';
 import { forgetUserSessions, startSession, type IssuedSession } from './identity.service.js';
 import { findMfaChallenge, spendMfaChallenge } from './mfa-challenge.js';
@@ -60,7 +60,7 @@ async function accountWithPassword(ctx: AppContext, userId: string, password: st
 }
 
 /** A new secret, kept pending until a first code proves the app has it. */
-export async function setUpTotp(ctx: AppContext, user: AuthUser, password: string): Promise<MfaSetup> {
+export async function setUpTotp(ctx: AppContext, user: Actor, password: string): Promise<MfaSetup> {
   const account = await accountWithPassword(ctx, user.id, password);
   if (account.totpEnabledAt !== null) {
     throw new RuleViolation('Two-factor sign-in is already on.');
@@ -84,7 +84,7 @@ function recoveryHash(code: string): string {
 }
 
 /** Turns two-factor sign-in on once the first code matches; hands out the recovery codes once. */
-export async function enableTotp(ctx: AppContext, user: AuthUser, code: string): Promise<string[]> {
+export async function enableTotp(ctx: AppContext, user: Actor, code: string): Promise<string[]> {
   const account = await repo.findUserById(ctx.db, user.id);
   if (!account?.totpSecret || account.totpEnabledAt !== null) {
     throw new RuleViolation('Start the set-up again: there is no pending two-factor secret.');
@@ -102,7 +102,7 @@ export async function enableTotp(ctx: AppContext, user: AuthUser, code: string):
 }
 
 /** Turns it off with the password and a current code (a stolen session alone cannot). */
-export async function disableTotp(ctx: AppContext, user: AuthUser, body: { password: string; code: string }) {
+export async function disableTotp(ctx: AppContext, user: Actor, body: { password: string; code: string }) {
   const account = await accountWithPassword(ctx, user.id, body.password);
   if (account.totpEnabledAt === null) {
     throw new RuleViolation('Two-factor sign-in is not on.');

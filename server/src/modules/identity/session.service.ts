@@ -2,7 +2,7 @@ import type { AuthResponse } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { Refusal } from '../../lib/errors.js';
 import { randomSecret, sha256 } from '../../lib/secrets.js';
-import type { SessionUser } from './identity.repository.js';
+import type { SessionActor } from '../../lib/actor.js';
 import * as repo from './identity.repository.js';
 import { forgetSessions, issueAccessToken } from './identity.service.js';
 
@@ -99,7 +99,7 @@ export async function refreshSession(
 export async function checkSessionActivity(
   ctx: AppContext,
   sessionId: string,
-  user: SessionUser,
+  user: SessionActor,
   isBackground: boolean,
 ): Promise<boolean> {
   const now = new Date();

@@ -9,12 +9,12 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { noteAccess } from '../access/access.policy.js';
-import { auditChange } from '../audit/audit.service.js';
-import { notify } from '../notifications/notifications.service.js';
-import { findPhysicianOf } from '../patients/patients.service.js';
-import { areFramesOfStudy } from '../studies/study-frames.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { noteAccess } from '../access/index.js';
+import { auditChange } from '../audit/index.js';
+import { notify } from '../notifications/index.js';
+import { findPhysicianOf } from '../patients/index.js';
+import { areFramesOfStudy } from '../studies/index.js';
 import * as repo from './images.repository.js';
 
 const UNPAID =
@@ -44,7 +44,7 @@ async function checkKeyImages(
 /** Writes the caller's note with its key images, replacing both; returns the note as stored. */
 export async function updateNote(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   imageId: string,
   body: z.output<typeof updateNoteBodySchema>,
   ip: string,

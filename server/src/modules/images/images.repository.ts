@@ -4,7 +4,7 @@ import type { KeyImage } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { imageNotes, images, studies, users } from '../../db/schema/index.js';
-import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
+import { STUDY_SUMMARY_COLUMNS } from '../studies/index.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');

@@ -7,21 +7,21 @@ import type { Queryable } from '../../db/client.js';
 import type { images } from '../../db/schema/index.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { groupedKey } from '../../db/shared-cache.js';
-import { expiryFor } from '../storage/signed-url.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canUploadFor, itemReadFilter, requireListOf, requireRead } from '../access/access.policy.js';
-import { auditChange, auditReads } from '../audit/audit.service.js';
-import { notify } from '../notifications/notifications.service.js';
-import { extensionOfMime } from '../storage/file-types.js';
-import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
-import { findRadiologist } from '../users/users.service.js';
+import { expiryFor } from '../storage/index.js';
+import type { Actor } from '../../lib/actor.js';
+import { canUploadFor, itemReadFilter, requireListOf, requireRead } from '../access/index.js';
+import { auditChange, auditReads } from '../audit/index.js';
+import { notify } from '../notifications/index.js';
+import { extensionOfMime } from '../storage/index.js';
+import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/index.js';
+import { findRadiologist } from '../users/index.js';
 
 import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
 import { presentImages } from './image-presenter.js';
 import * as repo from './images.repository.js';
 
 /** Rows to wire images, with their notes, in two queries whatever the count. */
-async function presentImageRows(ctx: AppContext, user: AuthUser, rows: repo.ImageRow[]): Promise<Image[]> {
+async function presentImageRows(ctx: AppContext, user: Actor, rows: repo.ImageRow[]): Promise<Image[]> {
   const notes =
     rows.length > 0
       ? await repo.listNotesOfImages(
@@ -39,7 +39,7 @@ async function presentImageRows(ctx: AppContext, user: AuthUser, rows: repo.Imag
  */
 export async function listImages(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   patientId: string,
   page: { limit: number; cursor?: string },
   ip: string,
@@ -62,7 +62,7 @@ export async function listImages(
 
 async function loadImagePage(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   patientId: string,
   page: { limit: number; cursor?: string },
 ): Promise<ImagePage> {
@@ -82,7 +82,7 @@ async function loadImagePage(
   };
 }
 
-async function findReadableImage(ctx: AppContext, user: AuthUser, imageId: string) {
+async function findReadableImage(ctx: AppContext, user: Actor, imageId: string) {
   await requireRead(ctx, user, 'image', [imageId]);
   const row = await repo.findImage(ctx.db, imageId);
   if (!row) {
@@ -97,7 +97,7 @@ async function findReadableImage(ctx: AppContext, user: AuthUser, imageId: strin
  */
 export async function summarizeImagesOfPatients(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   patientIds: string[],
   perPatient: number,
 ): Promise<{ newest: Map<string, Image[]>; counts: Map<string, number> }> {
@@ -118,17 +118,13 @@ export async function summarizeImagesOfPatients(
 }
 
 /** The signed thumbnail URL of an image the caller may see; null while it is being made. */
-export async function thumbnailUrlOf(
-  ctx: AppContext,
-  user: AuthUser,
-  imageId: string,
-): Promise<string | null> {
+export async function thumbnailUrlOf(ctx: AppContext, user: Actor, imageId: string): Promise<string | null> {
   const row = await findReadableImage(ctx, user, imageId);
   return row.thumbnailKey
     ? ctx.storage.signedUrl(row.thumbnailKey, { viewerId: user.id, patientId: row.patientId })
     : null;
 }
-export async function getImage(ctx: AppContext, user: AuthUser, imageId: string, ip: string): Promise<Image> {
+export async function getImage(ctx: AppContext, user: Actor, imageId: string, ip: string): Promise<Image> {
   const row = await findReadableImage(ctx, user, imageId);
   const [image] = await presentImageRows(ctx, user, [row]);
   await auditReads(ctx, [
@@ -149,7 +145,7 @@ export async function checkRecommendation(ctx: AppContext, recommendationId: str
  * note, the patient's notification, the reminder to add notes, and the audit row.
  */
 /** Who adds an item: its uploader's id, and their role for the note's author. */
-export type Uploader = Pick<AuthUser, 'id' | 'role'>;
+export type Uploader = Pick<Actor, 'id' | 'role'>;
 
 export async function recordNewItem(
   tx: Queryable,
@@ -216,7 +212,7 @@ export async function announceNewItem(
 
 export async function uploadImage(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   body: z.output<typeof uploadImageBodySchema>,
   ip: string,
 ): Promise<string> {

@@ -7,7 +7,7 @@ import {
   incomingStudies,
   studies,
 } from '../../db/schema/index.js';
-import { STUDY_SUMMARY_COLUMNS } from '../studies/study-summary.js';
+import { STUDY_SUMMARY_COLUMNS } from '../studies/index.js';
 
 const RECEIVED_COLUMNS = {
   id: images.id,

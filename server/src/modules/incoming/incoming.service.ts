@@ -11,14 +11,14 @@ import {
 import type { AppContext } from '../../context.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canUploadFor, receivedItemFilter } from '../access/access.policy.js';
-import { readDate } from '../dicom/dicom-values.js';
-import { announceNewItem } from '../images/images.service.js';
-import { readDicomFile, type DicomFile } from '../studies/study-files.js';
-import { makeWorkDir, removeWorkDir } from '../studies/work-dirs.js';
-import { fileOneStudy, groupByStudy, guardNames } from '../studies/study-ingest.service.js';
-import { studySummaryOf } from '../studies/study-summary.js';
+import type { Actor } from '../../lib/actor.js';
+import { canUploadFor, receivedItemFilter } from '../access/index.js';
+import { readDate } from '../dicom/index.js';
+import { announceNewItem } from '../images/index.js';
+import { readDicomFile, type DicomFile } from '../studies/index.js';
+import { makeWorkDir, removeWorkDir } from '../studies/index.js';
+import { fileOneStudy, groupByStudy, guardNames } from '../studies/index.js';
+import { studySummaryOf } from '../studies/index.js';
 import * as repo from './incoming.repository.js';
 
 /**
@@ -26,7 +26,7 @@ import * as repo from './incoming.repository.js';
  * without a patient, they are archive items of no patient yet, readable by their receiver over
  * DICOMweb and listed nowhere else.
  */
-export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<IncomingList> {
+export async function listIncoming(ctx: AppContext, user: Actor): Promise<IncomingList> {
   const rows = await repo.listReceived(ctx.db, receivedItemFilter(user));
   return {
     studies: rows.map((row) => ({
@@ -44,7 +44,7 @@ export async function listIncoming(ctx: AppContext, user: AuthUser): Promise<Inc
  */
 export async function assignIncoming(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   id: string,
   body: z.output<typeof assignIncomingBodySchema>,
   ip: string,

@@ -3,6 +3,9 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { announceChange } from '../../db/change-feed.js';
 import * as repo from './notifications.repository.js';
+import type { TaggedNotifications } from './notification-list.js';
+
+export type { TaggedNotifications } from './notification-list.js';
 
 export interface NewNotification {
   userId: string;
@@ -32,11 +35,6 @@ function tagOf(version: number | undefined): string {
 /** The ETag of a user's notifications: it changes whenever one is added or marked read. */
 export async function notificationsTag(ctx: AppContext, userId: string): Promise<string> {
   return tagOf(await ctx.notificationVersions.getOrLoad(userId, () => repo.findVersion(ctx.db, userId)));
-}
-
-export interface TaggedNotifications {
-  tag: string;
-  list: Notification[];
 }
 
 /**

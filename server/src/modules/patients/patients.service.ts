@@ -10,19 +10,19 @@ import type { AppContext } from '../../context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { patientReadFilter } from '../access/access.policy.js';
-import { auditChange, auditReads } from '../audit/audit.service.js';
-import { createAccount, findAccountByEmail } from '../identity/accounts.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { patientReadFilter } from '../access/index.js';
+import { auditChange, auditReads } from '../audit/index.js';
+import { createAccount, findAccountByEmail } from '../identity/index.js';
 import {
   detailsMatch,
   reclaimUnverifiedPatient,
   sendPatientInvitation,
   type PatientDetails,
-} from '../identity/patient-accounts.service.js';
-import { summarizeImagesOfPatients } from '../images/images.service.js';
-import { notify } from '../notifications/notifications.service.js';
-import { privatePictureUrl } from '../users/profile-picture.js';
+} from '../identity/index.js';
+import { summarizeImagesOfPatients } from '../images/index.js';
+import { notify } from '../notifications/index.js';
+import { privatePictureUrl } from '../users/index.js';
 import * as repo from './patients.repository.js';
 
 type AddPatientBody = z.output<typeof addPatientBodySchema>;
@@ -36,7 +36,7 @@ const DETAILS_MISMATCH = "The details do not match this patient's account.";
 
 async function linkExistingPatient(
   ctx: AppContext,
-  physician: AuthUser,
+  physician: Actor,
   patient: { id: string; role: string } & PatientDetails,
   details: PatientDetails,
   ip: string,
@@ -94,7 +94,7 @@ function requirePatientDetails(body: AddPatientBody): PatientDetails {
  */
 async function invitePatient(
   ctx: AppContext,
-  physician: AuthUser,
+  physician: Actor,
   email: string,
   details: PatientDetails,
   unverifiedAccountId: string | undefined,
@@ -123,7 +123,7 @@ async function invitePatient(
 
 export async function addPatient(
   ctx: AppContext,
-  physician: AuthUser,
+  physician: Actor,
   body: AddPatientBody,
   ip: string,
 ): Promise<AddPatientResult> {
@@ -145,7 +145,7 @@ export function findPhysicianOf(db: Queryable, patientId: string): Promise<strin
 
 export async function listPatients(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   page: { limit: number; cursor?: string },
   ip: string,
 ): Promise<PatientPage> {

@@ -7,12 +7,12 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import { centsToDollars } from '../../lib/money.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canRead, canRequestOpinion, requireRead } from '../access/access.policy.js';
-import { auditChange } from '../audit/audit.service.js';
-import { thumbnailUrlOf } from '../images/images.service.js';
-import { notify } from '../notifications/notifications.service.js';
-import { findRadiologist } from '../users/users.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { canRead, canRequestOpinion, requireRead } from '../access/index.js';
+import { auditChange } from '../audit/index.js';
+import { thumbnailUrlOf } from '../images/index.js';
+import { notify } from '../notifications/index.js';
+import { findRadiologist } from '../users/index.js';
 import * as repo from './invoices.repository.js';
 
 const UNPAID_INVOICES =
@@ -43,7 +43,7 @@ export function toWireInvoice(row: repo.InvoiceRow): Invoice {
 
 export async function createInvoice(
   ctx: AppContext,
-  patient: AuthUser,
+  patient: Actor,
   radiologistUid: string,
   imageUid: string,
 ): Promise<Invoice> {
@@ -107,7 +107,7 @@ export async function createInvoice(
 
 export async function listInvoices(
   ctx: AppContext,
-  patient: AuthUser,
+  patient: Actor,
   page: { limit: number; cursor?: string },
 ): Promise<{ data: Invoice[]; next_cursor: string | null }> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
@@ -125,7 +125,7 @@ export async function listInvoices(
   };
 }
 
-async function findOwnInvoice(ctx: AppContext, patient: AuthUser, id: string): Promise<repo.InvoiceRow> {
+async function findOwnInvoice(ctx: AppContext, patient: Actor, id: string): Promise<repo.InvoiceRow> {
   await requireRead(ctx, patient, 'patient', [patient.id]);
   const row = isUuid(id) ? await repo.findInvoice(ctx.db, id) : undefined;
   if (!row || row.patientId !== patient.id) {
@@ -134,11 +134,7 @@ async function findOwnInvoice(ctx: AppContext, patient: AuthUser, id: string): P
   return row;
 }
 
-export async function getInvoiceDetail(
-  ctx: AppContext,
-  patient: AuthUser,
-  id: string,
-): Promise<InvoiceDetail> {
+export async function getInvoiceDetail(ctx: AppContext, patient: Actor, id: string): Promise<InvoiceDetail> {
   const row = await findOwnInvoice(ctx, patient, id);
   return {
     invoice: toWireInvoice(row),
@@ -147,7 +143,7 @@ export async function getInvoiceDetail(
   };
 }
 
-export async function cancelInvoice(ctx: AppContext, patient: AuthUser, id: string): Promise<void> {
+export async function cancelInvoice(ctx: AppContext, patient: Actor, id: string): Promise<void> {
   const row = await findOwnInvoice(ctx, patient, id);
   if (row.status === 'paid') {
     throw new RuleViolation(ALREADY_PAID);
@@ -187,7 +183,7 @@ export async function markInvoicePaid(ctx: AppContext, db: Queryable, id: string
   });
 }
 
-export async function payWithSandbox(ctx: AppContext, patient: AuthUser, id: string): Promise<Invoice> {
+export async function payWithSandbox(ctx: AppContext, patient: Actor, id: string): Promise<Invoice> {
   const row = await findOwnInvoice(ctx, patient, id);
   if (ctx.payments.name !== 'sandbox' || row.provider !== 'sandbox') {
     throw new AppError('NOT_FOUND');

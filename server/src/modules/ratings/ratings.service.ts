@@ -1,16 +1,16 @@
 import { PATHS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { canRate } from '../access/access.policy.js';
-import { notify } from '../notifications/notifications.service.js';
-import { findRadiologist } from '../users/users.service.js';
+import type { Actor } from '../../lib/actor.js';
+import { canRate } from '../access/index.js';
+import { notify } from '../notifications/index.js';
+import { findRadiologist } from '../users/index.js';
 import * as repo from './ratings.repository.js';
 
 /** A patient rates a radiologist who reviewed an image they paid for (docs/api.md §17). */
 export async function rateRadiologist(
   ctx: AppContext,
-  patient: AuthUser,
+  patient: Actor,
   radiologistUid: string,
   rating: number,
 ): Promise<string> {

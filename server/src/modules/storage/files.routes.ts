@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { auditReads } from '../audit/audit.service.js';
+import { auditReads } from '../audit/index.js';
 import { FILES_PREFIX, verifySignedPath, type SignedQuery } from './signed-url.js';
 import { mimeOfKey } from './file-types.js';
 import type { ByteRange } from './storage.js';

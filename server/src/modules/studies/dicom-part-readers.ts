@@ -1,9 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { readDicomFile } from './study-files.js';
-
-/** What a worker reports of one part: readDicomFile's answer. */
-export type PartRead = Awaited<ReturnType<typeof readDicomFile>>;
+import type { FileRead } from './dicom-file-read.js';
 
 /** One part handed to a worker: written to `file`, then read as DICOM under `name`. */
 export interface PartJob {
@@ -14,7 +11,7 @@ export interface PartJob {
 }
 
 export type PartOutcome =
-  { id: number; read: PartRead } | { id: number; error: { message: string; code: string | undefined } };
+  { id: number; read: FileRead } | { id: number; error: { message: string; code: string | undefined } };
 
 /** Parts handed over and not yet answered, across all requests: bounds what waits in memory. */
 const MAX_PENDING_PARTS = 16;
@@ -25,7 +22,7 @@ const WORKER_ENTRY = new URL('./dicom-part-worker-entry.js', import.meta.url);
 
 interface Waiting {
   bytes: number;
-  resolve: (read: PartRead) => void;
+  resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
 }
 
@@ -119,7 +116,7 @@ class PartReaders {
    * Hands a part over once few enough are waiting; `read` tells what the part is, once it is
    * written. `body` is unusable afterwards: its memory moves to the worker.
    */
-  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<PartRead> }> {
+  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<FileRead> }> {
     while (
       this.waiting.size > 0 &&
       (this.waiting.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
@@ -131,7 +128,7 @@ class PartReaders {
     const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
     const id = this.nextId++;
     const worker = this.pick();
-    const read = new Promise<PartRead>((resolve, reject) => {
+    const read = new Promise<FileRead>((resolve, reject) => {
       this.waiting.set(id, { bytes: bytes.byteLength, resolve, reject });
     });
     this.owner.set(id, worker);

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { readDicomFile, readOnThisThread } from './study-files.js';
+import { readDicomFile, readOnThisThread } from './dicom-file-read.js';
 import type { PartJob, PartOutcome } from './dicom-part-readers.js';
 
 parentPort!.on('message', (job: PartJob) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { PartRead } from './dicom-part-readers.js';
+import type { FileRead } from './dicom-file-read.js';
 import { extractBundle } from './study-bundle.js';
 import { removeWorkDir, workDirNamed } from './work-dirs.js';
 
@@ -17,12 +17,12 @@ interface Held {
   /** The working folder the bundle's files are written to. */
   dir: string;
   size: number;
-  read: Promise<PartRead[]>;
+  read: Promise<FileRead[]>;
   timer: NodeJS.Timeout;
 }
 
 /** A read's answer with its files' paths moved from one folder to another. */
-function movedTo(read: PartRead, from: string, to: string): PartRead {
+function movedTo(read: FileRead, from: string, to: string): FileRead {
   if (read && 'file' in read) {
     return { file: { ...read.file, path: path.join(to, path.relative(from, read.file.path)) } };
   }
@@ -71,7 +71,7 @@ class EarlyBundleReads {
    * `dir` (which must not exist yet), in the caller's hands. Rejects as extractBundle does, the
    * folder moved all the same. Only the upload's owner may call it, so only they see its files.
    */
-  async takeInto(uploadId: string, dir: string): Promise<PartRead[] | undefined> {
+  async takeInto(uploadId: string, dir: string): Promise<FileRead[] | undefined> {
     const held = this.take(uploadId);
     if (!held) {
       return undefined;

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MultipartError } from '../dicomweb/multipart-related-header.js';
-import { MultipartSplitter } from '../dicomweb/multipart-related-splitter.js';
-import { dicomBundleBoundaryOf, MAX_BUNDLE_FIRST_LINE, readHead } from '../uploads/dicom-upload.js';
-import { dicomPartReaders, type PartRead } from './dicom-part-readers.js';
+import { MultipartError } from '../../lib/multipart-related/multipart-related-header.js';
+import { MultipartSplitter } from '../../lib/multipart-related/multipart-related-splitter.js';
+import { dicomBundleBoundaryOf, MAX_BUNDLE_FIRST_LINE, readHead } from '../uploads/index.js';
+import type { FileRead } from './dicom-file-read.js';
+import { dicomPartReaders } from './dicom-part-readers.js';
 
 /** A bundle's bounds: as many files as a DVD holds, each held in memory until it is written. */
 const BUNDLE_LIMITS = { maxParts: 20_000, maxPartBytes: 512 * 1024 ** 2, maxTotalBytes: 8 * 1024 ** 3 };
@@ -37,14 +38,14 @@ function nameOf(headers: Record<string, string>, index: number): string {
  * are taken out. Returns what each file is, in the bundle's order. Throws BundleRefused when the
  * bundle is not one or is cut short: its files were then not all received.
  */
-export async function extractBundle(file: string, dir: string): Promise<PartRead[]> {
+export async function extractBundle(file: string, dir: string): Promise<FileRead[]> {
   const boundary = dicomBundleBoundaryOf(await readHead(file, MAX_BUNDLE_FIRST_LINE));
   if (!boundary) {
     throw new BundleRefused(BUNDLE_MESSAGES.damaged);
   }
   await fs.mkdir(dir, { recursive: true });
   const splitter = new MultipartSplitter(boundary, BUNDLE_LIMITS);
-  const reads: Promise<PartRead>[] = [];
+  const reads: Promise<FileRead>[] = [];
   try {
     // In chunks of 1 MiB, not 64 KiB: a bundle of slices is read in far fewer steps.
     for await (const chunk of createReadStream(file, { highWaterMark: 1024 ** 2 }) as AsyncIterable<Buffer>) {

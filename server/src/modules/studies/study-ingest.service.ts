@@ -12,11 +12,11 @@ import {
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
+import type { Actor, ActorFacts } from '../../lib/actor.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
-import { canAddToStudy, canUploadFor, requireStorer, type Viewer } from '../access/access.policy.js';
-import { auditChange } from '../audit/audit.service.js';
-import { checkRecommendation, recordNewItem, type Uploader } from '../images/images.service.js';
+import { canAddToStudy, canUploadFor, requireStorer } from '../access/index.js';
+import { auditChange } from '../audit/index.js';
+import { checkRecommendation, recordNewItem, type Uploader } from '../images/index.js';
 import {
   claimDicomUploads,
   findDicomUploads,
@@ -24,8 +24,9 @@ import {
   remainingStorage,
   UPLOAD_NOT_FOUND,
   uploadIdOf,
-} from '../uploads/uploads.service.js';
-import { FILES_READ_AT_ONCE, readDicomUploads, type DicomFile } from './study-files.js';
+} from '../uploads/index.js';
+import type { DicomFile } from './dicom-file-read.js';
+import { FILES_READ_AT_ONCE, readDicomUploads } from './study-files.js';
 import { makeWorkDir, removeWorkDir } from './work-dirs.js';
 import * as repo from './studies.repository.js';
 
@@ -66,7 +67,7 @@ function namespaceOf(target: FilingTarget, user: Uploader): string {
  */
 export async function receivingTarget(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   group: StudyFiles,
   receivedFrom: string,
 ): Promise<{ target: FilingTarget; filed: FiledStudy | null }> {
@@ -114,7 +115,7 @@ export function groupByStudy(files: DicomFile[]): StudyFiles[] {
 }
 
 /** The uploads named in the body, all the caller's, finished and unclaimed; else the contract's 400. */
-async function findUploads(ctx: AppContext, user: AuthUser, urls: string[]) {
+async function findUploads(ctx: AppContext, user: Actor, urls: string[]) {
   const ids = urls.map(uploadIdOf);
   if (ids.some((id) => id === undefined)) {
     throw new InvalidInput('uploads', UPLOAD_NOT_FOUND);
@@ -177,7 +178,7 @@ export async function guardNames(
  */
 export async function fileStudies(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   body: UploadStudyBody,
   ip: string,
 ): Promise<UploadStudyResponse> {
@@ -260,7 +261,7 @@ export interface FiledStudyFiles {
  * The storage the user may still fill, for a filing to spend; 413 "Your storage is full." when none
  * is left, before anything is read.
  */
-export async function storageBudget(ctx: AppContext, user: AuthUser): Promise<StorageBudget> {
+export async function storageBudget(ctx: AppContext, user: Actor): Promise<StorageBudget> {
   const bytes = await remainingStorage(ctx, user.id);
   if (bytes <= 0) {
     throw new Refusal(413, ERROR_BODIES.storageFull.error);
@@ -291,7 +292,7 @@ function newStudyItemId(secret: string, namespace: string, studyInstanceUid: str
  */
 export async function fileOneStudy(
   ctx: AppContext,
-  user: Uploader & Viewer,
+  user: Uploader & ActorFacts,
   body: FilingTarget,
   group: StudyFiles,
   context: {

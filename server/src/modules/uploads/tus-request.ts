@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ServerOptions } from '@tus/server';
-import type { AuthUser } from '../../plugins/auth.js';
+import type { Actor } from '../../lib/actor.js';
 
 export const UPLOADS_PATH = '/api/uploads';
 
@@ -8,7 +8,7 @@ export const UPLOADS_PATH = '/api/uploads';
 export type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 
 /** The signed-in user of each tus request, set by the Fastify route before it hands the request over. */
-export const uploadCaller = new WeakMap<IncomingMessage, AuthUser>();
+export const uploadCaller = new WeakMap<IncomingMessage, Actor>();
 
 export function rawRequestOf(req: TusRequest): IncomingMessage | undefined {
   return (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;

@@ -4,8 +4,8 @@ import { FileStore } from '@tus/file-store';
 import sharp from 'sharp';
 import { ERROR_BODIES, UPLOAD_LIMITS, type UploadPurpose } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import type { AuthUser } from '../../plugins/auth.js';
-import { SUPPORTED_IMAGE_FORMATS, type SupportedFormat } from '../storage/file-types.js';
+import type { Actor } from '../../lib/actor.js';
+import { SUPPORTED_IMAGE_FORMATS, type SupportedFormat } from '../storage/index.js';
 import { ContractTusServer, TusRefusal, contractAnswerFor, refusal } from './tus-errors.js';
 import {
   UPLOADS_PATH,
@@ -15,7 +15,7 @@ import {
   type TusRequest,
 } from './tus-request.js';
 import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
-import { storeRefusalOf } from '../access/access.policy.js';
+import { storeRefusalOf } from '../access/index.js';
 import { UPLOAD_CLAIM_HOURS, isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 
@@ -30,7 +30,7 @@ const NOT_WHAT_PURPOSE_SAYS = { dicom: NOT_DICOM, 'dicom-zip': NOT_A_ZIP, 'dicom
 /** The extensions of docs/api.md §11.1; FileStore also offers creation-defer-length, which we refuse. */
 const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
 
-function callerOf(req: TusRequest): AuthUser {
+function callerOf(req: TusRequest): Actor {
   const raw = rawRequestOf(req);
   const user = raw ? uploadCaller.get(raw) : undefined;
   if (!user) {

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { InvalidInput } from '../../lib/errors.js';
-import type { Storage } from '../storage/storage.js';
-import { extensionOfMime } from '../storage/file-types.js';
-import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/uploads.service.js';
+import type { Storage } from '../storage/index.js';
+import { extensionOfMime } from '../storage/index.js';
+import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/index.js';
 
 /** Where physicians' and radiologists' crops are served without sign-in (docs/api.md §7.4). */
 export const PUBLIC_PICTURES_PATH = '/api/profile-pictures/';

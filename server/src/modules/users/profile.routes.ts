@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { perUserRateLimit } from '../../plugins/rate-limit.js';
-import { changeEmail } from '../identity/email-change.service.js';
+import { changeEmail } from '../identity/index.js';
 import { PUBLIC_PICTURES_PATH } from './profile-picture.js';
 import * as profiles from './profile.service.js';
 

@@ -7,11 +7,11 @@ import {
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
-import type { AuthUser } from '../../plugins/auth.js';
+import type { Actor } from '../../lib/actor.js';
 import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
-import { careTeamOf } from '../access/access.policy.js';
-import { auditOwnProfileChange, auditReads } from '../audit/audit.service.js';
-import { forgetUploadFiles } from '../uploads/uploads.service.js';
+import { careTeamOf } from '../access/index.js';
+import { auditOwnProfileChange, auditReads } from '../audit/index.js';
+import { forgetUploadFiles } from '../uploads/index.js';
 import {
   deletePictureFiles,
   pictureUrlFor,
@@ -24,7 +24,7 @@ import * as repo from './profile.repository.js';
 type UpdateProfileBody = z.output<typeof updateProfileBodySchema>;
 
 /** The patient's physician first, then the radiologists they have paid, by last and first name. */
-async function listCareTeam(ctx: AppContext, user: AuthUser, patientId: string) {
+async function listCareTeam(ctx: AppContext, user: Actor, patientId: string) {
   const team = await careTeamOf(ctx, user, patientId);
   const ids = [...(team.physicianId ? [team.physicianId] : []), ...team.radiologistIds];
   const members = ids.length > 0 ? await repo.listStaff(ctx.db, ids) : [];
@@ -35,7 +35,7 @@ async function listCareTeam(ctx: AppContext, user: AuthUser, patientId: string) 
 }
 
 /** The caller's own profile; a patient also gets their care team (docs/api.md §8.2). */
-export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): Promise<ProfileResponse> {
+export async function getProfile(ctx: AppContext, user: Actor, ip: string): Promise<ProfileResponse> {
   const row = await repo.findProfile(ctx.db, user.id);
   if (!row) {
     throw new AppError('NOT_FOUND');
@@ -82,7 +82,7 @@ export async function getProfile(ctx: AppContext, user: AuthUser, ip: string): P
 /** Changes only the fields sent, within the role rules of docs/api.md §8.3. */
 export async function updateProfile(
   ctx: AppContext,
-  user: AuthUser,
+  user: Actor,
   body: UpdateProfileBody,
   ip: string,
 ): Promise<void> {

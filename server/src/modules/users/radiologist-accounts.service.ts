@@ -1,8 +1,8 @@
 import type { Db } from '../../db/client.js';
 import { RuleViolation } from '../../lib/errors.js';
 import { dollarsToCents } from '../../lib/money.js';
-import { hashPassword } from '../identity/password-hash.js';
-import { createAccount, findAccountByEmail } from '../identity/accounts.service.js';
+import { hashPassword } from '../identity/index.js';
+import { createAccount, findAccountByEmail } from '../identity/index.js';
 
 export interface NewRadiologist {
   email: string;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { meetRadiologistListSchema, meSchema, radiologistListSchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
-import { toMe } from '../identity/identity.service.js';
+import { toMe } from '../identity/index.js';
 import * as users from './users.service.js';
 
 export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {

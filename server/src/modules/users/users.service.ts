@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { meetRadiologistSchema, type MeetRadiologist, type Radiologist } from '@ra/shared';
-import { ratingSummaries } from '../ratings/ratings.service.js';
+import { ratingSummaries } from '../ratings/index.js';
 import type { AppContext } from '../../context.js';
 import { centsToDollars } from '../../lib/money.js';
 import { publicPictureUrl } from './profile-picture.js';

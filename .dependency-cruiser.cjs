@@ -1,0 +1,143 @@
+// The module map of docs/architecture.md as rules: `npm run lint` fails when an import breaks one.
+// Each rule says what it protects; docs/architecture.md §14 explains the map they come from.
+
+/** Tables, by the schema file that declares them, and the modules that may import that file. */
+const TABLES = {
+  // The access module reads every table a decision rests on; only the owner (first) writes.
+  'annotations.ts': ['annotations'],
+  'audit.ts': ['audit'],
+  'care.ts': ['patients', 'access'],
+  'hospitals.ts': ['hospitals'],
+  'identity.ts': ['identity'],
+  'images.ts': ['images', 'access'],
+  'incoming.ts': ['incoming'],
+  'notifications.ts': ['notifications'],
+  'payments.ts': ['payments', 'ratings', 'access'],
+  'studies.ts': ['studies'],
+  'users.ts': ['users', 'access'],
+};
+
+const tableRules = Object.entries(TABLES).map(([file, modules]) => ({
+  name: `table-owner-${file.replace(/\.ts$/, '')}`,
+  comment: `The tables of db/schema/${file} are queried only by ${modules.join(', ')} (docs/architecture.md §6); others ask the owner's public entry.`,
+  severity: 'error',
+  from: {
+    path: '^server/src/',
+    pathNot: [
+      ...modules.map((module) => `^server/src/modules/${module}/`),
+      '^server/src/db/',
+      '\\.test\\.ts$',
+    ],
+  },
+  to: { path: `^server/src/db/schema/${file.replace('.', '\\.')}$` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A circle of imports: no file of it can be understood or changed on its own.',
+      severity: 'error',
+      from: { path: '^(server|web|shared)/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'module-internals',
+      comment:
+        "Another module's files are reached only through its index.ts (its public entry); a module's own files import each other freely.",
+      severity: 'error',
+      from: { path: '^server/src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^server/src/modules/[^/]+/',
+        pathNot: ['^server/src/modules/$1/', '^server/src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'outside-modules-use-entries',
+      comment:
+        "Jobs, plugins, the CLI, the seed and the app reach a module only through its index.ts. Two places are the app's own wiring: the route table registers each module's *.routes.ts, and context.ts takes types from the files that declare them.",
+      severity: 'error',
+      from: {
+        path: '^server/src/',
+        pathNot: ['^server/src/modules/', '^server/src/(context|routes)\\.ts$', '\\.test\\.ts$'],
+      },
+      to: {
+        path: '^server/src/modules/[^/]+/',
+        pathNot: ['^server/src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'route-table-registers-routes',
+      comment: 'server/src/routes.ts reaches each module only for its *.routes.ts.',
+      severity: 'error',
+      from: { path: '^server/src/routes\\.ts$' },
+      to: { path: '^server/src/modules/[^/]+/', pathNot: '\\.routes\\.ts$' },
+    },
+    {
+      name: 'context-takes-types',
+      comment:
+        'The app context names the types of what it holds and nothing else, so that every module can depend on it.',
+      severity: 'error',
+      from: { path: '^server/src/context\\.ts$' },
+      to: { path: '^server/src/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-repository-in-entry',
+      comment: "A module's repository is its own: its index.ts exposes services, never queries.",
+      severity: 'error',
+      from: { path: '^server/src/modules/[^/]+/index\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'schema-by-file',
+      comment:
+        'Tables are imported from the schema file that declares them, so that ownership can be checked.',
+      severity: 'error',
+      from: { path: '^server/src/', pathNot: ['^server/src/db/', '\\.test\\.ts$'] },
+      to: { path: '^server/src/db/schema/index\\.ts$' },
+    },
+    ...tableRules,
+    {
+      name: 'web-features-apart',
+      comment:
+        'A web feature never imports another feature; what two features share lives in web/src/components or web/src/lib.',
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'web-components-below-features',
+      comment: 'Shared web pieces (components, lib) never import a feature.',
+      severity: 'error',
+      from: { path: '^web/src/(components|lib)/' },
+      to: { path: '^web/src/features/' },
+    },
+    {
+      name: 'shared-stands-alone',
+      comment: 'shared/ is used by the server and the web; it imports neither.',
+      severity: 'error',
+      from: { path: '^shared/src/' },
+      to: { path: '^(server|web)/' },
+    },
+    {
+      name: 'server-and-web-apart',
+      comment: 'The server and the web share code only through shared/.',
+      severity: 'error',
+      from: { path: '^(server|web)/src/' },
+      to: { path: '^(web|server)/src/', pathNot: '^$1/src/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.d.ts'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

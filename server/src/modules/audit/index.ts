@@ -1,0 +1,8 @@
+/** The audit module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  auditChange,
+  auditOwnProfileChange,
+  auditReads,
+  createReadAuditWriter,
+  type AuditEntry,
+} from './audit.service.js';

@@ -1,0 +1,7 @@
+/** The hospitals module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  addHospital,
+  addRosterPhysician,
+  listHospitals,
+  type TaggedHospitalList,
+} from './hospitals.service.js';

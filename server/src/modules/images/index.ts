@@ -1,0 +1,9 @@
+/** The images module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  announceNewItem,
+  checkRecommendation,
+  recordNewItem,
+  summarizeImagesOfPatients,
+  thumbnailUrlOf,
+  type Uploader,
+} from './images.service.js';

@@ -1,0 +1,5 @@
+/** The storage module's public entry: what other modules, jobs and plugins may use of it. */
+export { extensionOfMime, SUPPORTED_IMAGE_FORMATS, type SupportedFormat } from './file-types.js';
+export { LocalDiskStorage } from './local-disk-storage.js';
+export { EXPIRY_STEP_SECONDS, expiryFor } from './signed-url.js';
+export { type Storage } from './storage.js';

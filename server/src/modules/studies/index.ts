@@ -1,0 +1,24 @@
+/** The studies module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  partitionReads,
+  readDicomFile,
+  type DicomFile,
+  type FileRead,
+  type RefusedFile,
+} from './dicom-file-read.js';
+export { dicomPartReaders } from './dicom-part-readers.js';
+export { earlyBundleReads } from './early-bundle-reads.js';
+export { areFramesOfStudy } from './study-frames.service.js';
+export {
+  fileOneStudy,
+  groupByStudy,
+  guardNames,
+  guardPatient,
+  receivingTarget,
+  storageBudget,
+  type FiledStudy,
+  type FilingTarget,
+  type StudyFiles,
+} from './study-ingest.service.js';
+export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';
+export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';

@@ -1,0 +1,20 @@
+/** The uploads module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  dicomBundleBoundaryOf,
+  hasDicomMarker,
+  MAX_BUNDLE_FIRST_LINE,
+  readHead,
+  startsAsDicom,
+  type DicomPurpose,
+} from './dicom-upload.js';
+export { createTusServer, UPLOAD_CLAIM_HOURS } from './tus-server.js';
+export {
+  claimDicomUploads,
+  claimUpload,
+  findDicomUploads,
+  forgetUploadFiles,
+  moveIntoStorage,
+  remainingStorage,
+  UPLOAD_NOT_FOUND,
+  uploadIdOf,
+} from './uploads.service.js';

@@ -1,0 +1,9 @@
+/** The users module's public entry: what other modules, jobs and plugins may use of it. */
+export {
+  MAX_PICTURE_PIXELS,
+  PICTURE_CROP_SIZE,
+  pictureCropKey,
+  privatePictureUrl,
+} from './profile-picture.js';
+export { createRadiologist } from './radiologist-accounts.service.js';
+export { findRadiologist } from './users.service.js';
