@@ -14,7 +14,7 @@ const TABLES = {
   'notifications.ts': ['notifications'],
   'payments.ts': ['payments', 'ratings', 'access'],
   'studies.ts': ['studies'],
-  'users.ts': ['users', 'access'],
+  'users.ts': ['users', 'access', 'ratings'],
 };
 
 const tableRules = Object.entries(TABLES).map(([file, modules]) => ({

@@ -37,7 +37,7 @@ import { SigningKeys } from './modules/identity/index.js';
 import { refileLegacyIncoming } from './modules/incoming/index.js';
 import { createReadAuditWriter } from './modules/audit/index.js';
 import { registerRoutes } from './routes.js';
-import { findExposedDemoAccounts } from './seed/demo-exposure.js';
+import { findExposedDemoAccounts } from './modules/identity/index.js';
 
 /**
  * Session entries also carry the user's name and flags, which change without a message; a

@@ -15,7 +15,7 @@ import type { SigningKeys } from './modules/identity/signing-keys.js';
 import type { TaggedHospitalList } from './modules/hospitals/hospitals.service.js';
 import type { TaggedNotifications } from './modules/notifications/notification-list.js';
 
-/** User id → the password hash that still verifies the published demo password (seed/demo-exposure.ts). */
+/** User id → the password hash that still verifies the published demo password (identity/demo-exposure.ts). */
 export type RefusedDemoSignIns = Map<string, string>;
 
 /**

@@ -3,7 +3,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { DEMO_ACCOUNTS_WITH_PASSWORD, DEMO_PASSWORD } from './seed/demo-data.js';
-import { isLoopbackHost, shouldSeedDemo } from './seed/demo-exposure.js';
+import { isLoopbackHost, shouldSeedDemo } from './modules/identity/index.js';
 import { isDatabaseEmpty, seedDemo } from './seed/seed-demo.js';
 
 const KEY_CHECK_INTERVAL_MS = 60 * 60 * 1000;

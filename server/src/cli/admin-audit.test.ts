@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createPatient, createPhysician } from '../../test/factories.js';
-import { auditLog } from '../db/schema/index.js';
+import { auditLog } from '../db/schema/audit.js';
 import { runAdminCommand, UsageError } from './admin-commands.js';
 
 let t: TestApp;

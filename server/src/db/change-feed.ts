@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database, Queryable } from './client.js';
+import type { ChangeListener, Database, Queryable } from './client.js';
+
+export type { ChangeListener } from './client.js';
 
 /**
  * What this process keeps in memory that another process (another instance, the admin CLI) can
@@ -56,13 +58,6 @@ export async function announceChange(db: Queryable, topic: ChangeTopic, keys: st
 
 /** `null` means every key of the topic. */
 export type ChangeHandler = (keys: string[] | null) => void;
-
-export interface ChangeListener {
-  onMessage(channel: string, payload: string): void;
-  /** The connection that listens was lost: messages may be missed until `onRestored`. */
-  onLost(): void;
-  onRestored(): void;
-}
 
 /**
  * Delivers change messages to this process's caches. While the listening connection is down the

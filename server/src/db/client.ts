@@ -9,7 +9,6 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema/index.js';
-import type { ChangeListener } from './change-feed.js';
 
 export type Schema = typeof schema;
 /** The query API both drivers share; services and repositories only see this. */
@@ -17,6 +16,14 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Either the database or an open transaction: repositories accept both. */
 export type Queryable = Db | Tx;
+
+/** What hears the database's change notifications (change-feed.ts is the one listener). */
+export interface ChangeListener {
+  onMessage(channel: string, payload: string): void;
+  /** The connection that listens was lost: messages may be missed until `onRestored`. */
+  onLost(): void;
+  onRestored(): void;
+}
 
 export interface Database {
   db: Db;

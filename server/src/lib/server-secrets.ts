@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { serverSecrets } from '../db/schema/index.js';
+import { serverSecrets } from '../db/schema/identity.js';
 import { randomSecret } from './secrets.js';
 
 /** A named secret made once and shared by every instance through the database. */

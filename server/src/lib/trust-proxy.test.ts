@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { bearer, createPhysician, signIn, uniqueEmail } from '../../test/factories.js';
-import { auditLog } from '../db/schema/index.js';
+import { auditLog } from '../db/schema/audit.js';
 
 /** Adds a new patient and returns the client IP the server wrote into that change's audit row. */
 async function auditedIp(

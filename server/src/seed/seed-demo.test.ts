@@ -6,7 +6,7 @@ import * as identityRepo from '../modules/identity/identity.repository.js';
 import { hashPassword } from '../modules/identity/password-hash.js';
 import { isDatabaseEmpty, seedDemo } from './seed-demo.js';
 import { DEMO_PASSWORD } from './demo-data.js';
-import { isLoopbackHost, shouldSeedDemo } from './demo-exposure.js';
+import { isLoopbackHost, shouldSeedDemo } from '../modules/identity/demo-exposure.js';
 
 let t: TestApp;
 beforeAll(async () => {

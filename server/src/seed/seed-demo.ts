@@ -1,6 +1,7 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { hospitals, users } from '../db/schema/index.js';
+import { hospitals } from '../db/schema/hospitals.js';
+import { users } from '../db/schema/users.js';
 import { hashPassword } from '../modules/identity/index.js';
 import * as identityRepo from '../modules/identity/identity.repository.js';
 import * as hospitalsRepo from '../modules/hospitals/hospitals.repository.js';

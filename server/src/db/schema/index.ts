@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './care.js';
 export * from './hospitals.js';
+export * from './roster.js';
 export * from './identity.js';
 export * from './images.js';
 export * from './notifications.js';

@@ -1,7 +1,10 @@
 import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
-import { imageNotes, images, invoices, patientPhysicians, users } from '../../db/schema/index.js';
+import { patientPhysicians } from '../../db/schema/care.js';
+import { imageNotes, images } from '../../db/schema/images.js';
+import { invoices } from '../../db/schema/payments.js';
+import { users } from '../../db/schema/users.js';
 import type { ActorFacts } from '../../lib/actor.js';
 
 /**

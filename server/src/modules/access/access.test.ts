@@ -10,7 +10,7 @@ import {
   signIn,
 } from '../../../test/factories.js';
 import { createUpload, uploadImageFor } from '../../../test/uploads.js';
-import { users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/users.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { canRead, requireRead } from './access.policy.js';
 

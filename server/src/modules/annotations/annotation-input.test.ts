@@ -11,7 +11,7 @@ import {
   startAnnotatedArchive,
   type AnnotatedArchive,
 } from '../../../test/annotated-archive.js';
-import { annotations } from '../../db/schema/index.js';
+import { annotations } from '../../db/schema/annotations.js';
 
 /** PUT /api/image/:uid/annotations/:annotationUid: one 400 per rule of the body and the uid. */
 

@@ -1,7 +1,9 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
-import { annotations, images, users } from '../../db/schema/index.js';
+import { annotations } from '../../db/schema/annotations.js';
+import { images } from '../../db/schema/images.js';
+import { users } from '../../db/schema/users.js';
 
 /** The item's kind and patient (null for a study still waiting in an Incoming list). */
 export async function findItem(db: Queryable, itemId: string) {

@@ -14,7 +14,8 @@ import {
   uploadImageFor,
   type AnnotatedArchive,
 } from '../../../test/annotated-archive.js';
-import { annotations, auditLog } from '../../db/schema/index.js';
+import { annotations } from '../../db/schema/annotations.js';
+import { auditLog } from '../../db/schema/audit.js';
 
 let t: TestApp;
 let archive: AnnotatedArchive;

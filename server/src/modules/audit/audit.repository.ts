@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, or, sql } from 'drizzle-orm';
 import type { Role } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
-import { auditLog, users } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
+import { users } from '../../db/schema/users.js';
 
 /** One row of the audit trail, as written. */
 export type AuditRow = Pick<

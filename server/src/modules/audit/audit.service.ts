@@ -1,7 +1,7 @@
 import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { auditLog } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { Actor } from '../../lib/actor.js';

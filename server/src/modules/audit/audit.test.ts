@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
 import { uploadImageFor } from '../../../test/uploads.js';
-import { auditLog } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { auditChange } from './audit.service.js';
 

@@ -14,7 +14,7 @@ import {
   type HostileUids,
 } from '../../../test/dicom-bombs.js';
 import { stow } from '../../../test/stow.js';
-import { dicomInstances } from '../../db/schema/index.js';
+import { dicomInstances } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 /*

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { dicomInstances, dicomSeries, images, studies } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
+import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { conditionOf, type QidoQuery } from './qido-query.js';
 
 /** Our column for each matching key (qido-query.ts). */

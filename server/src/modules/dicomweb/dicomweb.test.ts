@@ -20,7 +20,7 @@ import { uploadFile } from '../../../test/uploads.js';
 import { partsOf } from '../../../test/multipart.js';
 import { readDicomInstance } from '../dicom/dicom-instance.js';
 import { readFrames } from '../dicom/frame-data.js';
-import { auditLog } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;

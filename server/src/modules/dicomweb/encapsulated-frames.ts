@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { dicomInstances } from '../../db/schema/index.js';
+import { dicomInstances } from '../../db/schema/studies.js';
 import type { ImageAttributes } from '../dicom/index.js';
 import {
   DEFAULT_MAX_TOTAL_FRAME_BYTES,

@@ -14,7 +14,8 @@ import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
 import { stow } from '../../../test/stow.js';
 import { createUpload, uploadFile } from '../../../test/uploads.js';
-import { images, studies } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
+import { studies } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 type Person = { id: string; token: string };

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { hospitals, rosterPhysicians } from '../../db/schema/index.js';
+import { hospitals } from '../../db/schema/hospitals.js';
+import { rosterPhysicians } from '../../db/schema/roster.js';
 
 export function listHospitals(db: Queryable) {
   return db.select({ id: hospitals.id, name: hospitals.name }).from(hospitals).orderBy(asc(hospitals.name));

@@ -11,7 +11,7 @@ import {
   uniqueEmail,
 } from '../../../test/factories.js';
 import { findLinkInOutbox, readOutbox } from '../../../test/outbox.js';
-import { auditLog } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
 
 let t: TestApp;
 beforeAll(async () => {

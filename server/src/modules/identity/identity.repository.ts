@@ -1,15 +1,15 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import type { SessionActor } from '../../lib/actor.js';
+import { patientPhysicians } from '../../db/schema/care.js';
+import { rosterPhysicians } from '../../db/schema/roster.js';
 import {
   mfaRecoveryCodes,
   passwordTokens,
-  patientPhysicians,
-  rosterPhysicians,
   sessionRetiredSecrets,
   sessions,
-  users,
-} from '../../db/schema/index.js';
+} from '../../db/schema/identity.js';
+import { users } from '../../db/schema/users.js';
 
 type NewUser = typeof users.$inferInsert;
 

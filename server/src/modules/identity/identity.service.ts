@@ -22,7 +22,7 @@ import { hashPassword, verifyPassword } from './password-hash.js';
 import * as repo from './identity.repository.js';
 import { createLink, RESET_LINK_MINUTES } from './one-time-links.js';
 import { sendEmailConfirmation } from './email-verification.service.js';
-import { isDemoSignInRefused } from '../../seed/demo-exposure.js';
+import { isDemoSignInRefused } from './demo-exposure.js';
 import { createMfaChallenge } from './mfa-challenge.js';
 
 export const SESSION_DAYS = 30;

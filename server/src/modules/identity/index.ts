@@ -11,3 +11,4 @@ export {
 } from './patient-accounts.service.js';
 export { checkSessionActivity } from './session.service.js';
 export { SigningKeys } from './signing-keys.js';
+export { findExposedDemoAccounts, isLoopbackHost, shouldSeedDemo } from './demo-exposure.js';

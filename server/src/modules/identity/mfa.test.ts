@@ -10,7 +10,7 @@ import {
   signIn,
   TEST_PASSWORD,
 } from '../../../test/factories.js';
-import { passwordTokens } from '../../db/schema/index.js';
+import { passwordTokens } from '../../db/schema/identity.js';
 
 let t: TestApp;
 beforeAll(async () => {

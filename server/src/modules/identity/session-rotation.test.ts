@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, signIn } from '../../../test/factories.js';
 import { findLinkInOutbox } from '../../../test/outbox.js';
-import { sessionRetiredSecrets, sessions } from '../../db/schema/index.js';
+import { sessionRetiredSecrets, sessions } from '../../db/schema/identity.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, ty
 import { ACCESS_TOKEN_SECONDS } from '@ra/shared';
 import type { Db } from '../../db/client.js';
 import { TtlCache } from '../../lib/ttl-cache.js';
-import { signingKeys } from '../../db/schema/index.js';
+import { signingKeys } from '../../db/schema/identity.js';
 
 type Key = Awaited<ReturnType<typeof importJWK>>;
 

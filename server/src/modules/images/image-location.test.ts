@@ -5,7 +5,7 @@ import { bearer, createPatient, createPhysician, signIn } from '../../../test/fa
 import { uploadFile } from '../../../test/uploads.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { eq } from 'drizzle-orm';
-import { images } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
 
 let t: TestApp;
 let token: string;

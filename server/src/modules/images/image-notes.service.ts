@@ -14,7 +14,7 @@ import { noteAccess } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { findPhysicianOf } from '../patients/index.js';
-import { areFramesOfStudy } from '../studies/index.js';
+import { areFramesOfStudy } from './study-frames.js';
 import * as repo from './images.repository.js';
 
 const UNPAID =

@@ -2,7 +2,7 @@ import { displayName, type Author, type Image } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { ImageRow } from './images.repository.js';
 import type * as repo from './images.repository.js';
-import { studySummaryOf } from '../studies/index.js';
+import { studySummaryOf } from './study-summary.js';
 
 type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];
 

@@ -1,10 +1,12 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { KeyImage } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
-import { imageNotes, images, studies, users } from '../../db/schema/index.js';
-import { STUDY_SUMMARY_COLUMNS } from '../studies/index.js';
+import { imageNotes, images } from '../../db/schema/images.js';
+import { studies, dicomInstances, dicomSeries } from '../../db/schema/studies.js';
+import { users } from '../../db/schema/users.js';
+import { STUDY_SUMMARY_COLUMNS } from './study-summary.js';
 
 const patient = alias(users, 'patient');
 const uploader = alias(users, 'uploader');
@@ -180,4 +182,17 @@ export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
     .leftJoin(studies, eq(studies.itemId, images.id))
     .where(sql`${images.thumbnailKey} is null and ${studies.previewNote} is null`)
     .limit(limit);
+}
+
+/** Of these SOP Instance UIDs, those filed in the study `itemId`, with their series and frame count. */
+export function findInstancesOfStudy(db: Queryable, itemId: string, sopUids: string[]) {
+  return db
+    .select({
+      sopInstanceUid: dicomInstances.sopInstanceUid,
+      seriesInstanceUid: dicomSeries.seriesInstanceUid,
+      numberOfFrames: dicomInstances.numberOfFrames,
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(and(eq(dicomInstances.itemId, itemId), inArray(dicomInstances.sopInstanceUid, sopUids)));
 }

@@ -4,7 +4,7 @@ import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
-import type { images } from '../../db/schema/index.js';
+import type { images } from '../../db/schema/images.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { groupedKey } from '../../db/shared-cache.js';
 import { expiryFor } from '../storage/index.js';

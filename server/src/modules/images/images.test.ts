@@ -10,7 +10,9 @@ import {
   signIn,
 } from '../../../test/factories.js';
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
-import { auditLog, imageNotes, notifications } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
+import { imageNotes } from '../../db/schema/images.js';
+import { notifications } from '../../db/schema/notifications.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { UrlSigner } from '../storage/signed-url.js';
 import { thumbnailJob } from '../../jobs/thumbnail.job.js';

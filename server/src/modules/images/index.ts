@@ -7,3 +7,5 @@ export {
   thumbnailUrlOf,
   type Uploader,
 } from './images.service.js';
+export { areFramesOfStudy, type FrameReference } from './study-frames.js';
+export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';

@@ -1,13 +1,9 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import {
-  dicomInstances,
-  images,
-  incomingInstances,
-  incomingStudies,
-  studies,
-} from '../../db/schema/index.js';
-import { STUDY_SUMMARY_COLUMNS } from '../studies/index.js';
+import { images } from '../../db/schema/images.js';
+import { incomingInstances, incomingStudies } from '../../db/schema/incoming.js';
+import { dicomInstances, studies } from '../../db/schema/studies.js';
+import { STUDY_SUMMARY_COLUMNS } from '../images/index.js';
 
 const RECEIVED_COLUMNS = {
   id: images.id,

@@ -18,7 +18,7 @@ import { announceNewItem } from '../images/index.js';
 import { readDicomFile, type DicomFile } from '../studies/index.js';
 import { makeWorkDir, removeWorkDir } from '../studies/index.js';
 import { fileOneStudy, groupByStudy, guardNames } from '../studies/index.js';
-import { studySummaryOf } from '../studies/index.js';
+import { studySummaryOf } from '../images/index.js';
 import * as repo from './incoming.repository.js';
 
 /**

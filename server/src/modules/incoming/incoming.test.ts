@@ -19,7 +19,7 @@ import {
 } from '../../../test/factories.js';
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { stow } from '../../../test/stow.js';
-import { incomingInstances, incomingStudies } from '../../db/schema/index.js';
+import { incomingInstances, incomingStudies } from '../../db/schema/incoming.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { refileLegacyIncoming } from './incoming.service.js';
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { notifications, users } from '../../db/schema/index.js';
+import { notifications } from '../../db/schema/notifications.js';
+import { users } from '../../db/schema/users.js';
 
 export async function insertNotifications(db: Queryable, items: (typeof notifications.$inferInsert)[]) {
   await db.insert(notifications).values(items);

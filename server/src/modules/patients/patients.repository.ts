@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, or, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { patientPhysicians, users } from '../../db/schema/index.js';
+import { patientPhysicians } from '../../db/schema/care.js';
+import { users } from '../../db/schema/users.js';
 
 export async function findPhysicianOf(db: Queryable, patientId: string) {
   const [row] = await db

@@ -11,7 +11,7 @@ import {
 } from '../../../test/factories.js';
 import { findLinkInOutbox, readOutbox } from '../../../test/outbox.js';
 import { pngImage, uploadFile } from '../../../test/uploads.js';
-import { notifications } from '../../db/schema/index.js';
+import { notifications } from '../../db/schema/notifications.js';
 import { findPhysicianOf, linkPatient } from './patients.repository.js';
 
 let t: TestApp;

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
-import { invoices, users } from '../../db/schema/index.js';
+import { invoices } from '../../db/schema/payments.js';
+import { users } from '../../db/schema/users.js';
 
 const radiologist = alias(users, 'radiologist');
 const patient = alias(users, 'patient');

@@ -9,7 +9,8 @@ import {
   signIn,
 } from '../../../test/factories.js';
 import { pngImage, uploadFile } from '../../../test/uploads.js';
-import { invoices, notifications } from '../../db/schema/index.js';
+import { notifications } from '../../db/schema/notifications.js';
+import { invoices } from '../../db/schema/payments.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { stripeCustomers } from '../../db/schema/index.js';
+import { stripeCustomers } from '../../db/schema/payments.js';
 import type { PaymentProvider } from './payment-provider.js';
 
 /** Hosted Stripe invoices: one customer per patient, one invoice per second opinion. */

@@ -10,7 +10,9 @@ import {
   createRadiologist,
   signIn,
 } from '../../../test/factories.js';
-import { images, invoices, notifications } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
+import { notifications } from '../../db/schema/notifications.js';
+import { invoices } from '../../db/schema/payments.js';
 
 const WEBHOOK_SECRET = 'whsec_offline_test_secret';
 const stripe = new Stripe('sk_test_offline');

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.js';
-import { stripeEvents } from '../../db/schema/index.js';
+import { stripeEvents } from '../../db/schema/payments.js';
 import { InvalidInput } from '../../lib/errors.js';
 import * as repo from './invoices.repository.js';
 import { markInvoicePaid } from './invoices.service.js';

@@ -1,6 +1,16 @@
 import { and, avg, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { ratings } from '../../db/schema/index.js';
+import { ratings } from '../../db/schema/payments.js';
+import { users } from '../../db/schema/users.js';
+
+/** A radiologist as a rating needs them: whether they accept ratings (users is read, never written, here). */
+export async function findRateableRadiologist(db: Queryable, id: string) {
+  const [row] = await db
+    .select({ id: users.id, allowRatings: users.allowRatings })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.role, 'RADIOLOGIST')));
+  return row;
+}
 
 export async function findRating(db: Queryable, patientId: string, radiologistId: string) {
   const [row] = await db

@@ -1,10 +1,10 @@
+import { z } from 'zod';
 import { PATHS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { canRate } from '../access/index.js';
 import { notify } from '../notifications/index.js';
-import { findRadiologist } from '../users/index.js';
 import * as repo from './ratings.repository.js';
 
 /** A patient rates a radiologist who reviewed an image they paid for (docs/api.md §17). */
@@ -14,7 +14,9 @@ export async function rateRadiologist(
   radiologistUid: string,
   rating: number,
 ): Promise<string> {
-  const radiologist = await findRadiologist(ctx, radiologistUid);
+  const radiologist = z.uuid().safeParse(radiologistUid).success
+    ? await repo.findRateableRadiologist(ctx.db, radiologistUid)
+    : undefined;
   if (!radiologist) {
     throw new AppError('NOT_FOUND');
   }

@@ -8,7 +8,6 @@ export {
 } from './dicom-file-read.js';
 export { dicomPartReaders } from './dicom-part-readers.js';
 export { earlyBundleReads } from './early-bundle-reads.js';
-export { areFramesOfStudy } from './study-frames.service.js';
 export {
   fileOneStudy,
   groupByStudy,
@@ -20,5 +19,4 @@ export {
   type FilingTarget,
   type StudyFiles,
 } from './study-ingest.service.js';
-export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';
 export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';

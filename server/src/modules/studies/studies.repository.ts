@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { dicomInstances, dicomSeries, images, studies, users } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
+import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
+import { users } from '../../db/schema/users.js';
 
 const FILED_STUDY = {
   itemId: studies.itemId,
@@ -217,17 +219,4 @@ export async function setStudyPreview(
     .set({ width: preview.width, height: preview.height, thumbnailKey: preview.thumbnailKey })
     .where(eq(images.id, itemId));
   await db.update(studies).set({ previewNote: null }).where(eq(studies.itemId, itemId));
-}
-
-/** Of these SOP Instance UIDs, those filed in the study `itemId`, with their series and frame count. */
-export function findInstancesOfStudy(db: Queryable, itemId: string, sopUids: string[]) {
-  return db
-    .select({
-      sopInstanceUid: dicomInstances.sopInstanceUid,
-      seriesInstanceUid: dicomSeries.seriesInstanceUid,
-      numberOfFrames: dicomInstances.numberOfFrames,
-    })
-    .from(dicomInstances)
-    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
-    .where(and(eq(dicomInstances.itemId, itemId), inArray(dicomInstances.sopInstanceUid, sopUids)));
 }

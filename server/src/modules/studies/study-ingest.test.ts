@@ -19,7 +19,8 @@ import { buildZip } from '../../../test/zip-writer.js';
 import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
 import { UPLOAD_NOT_FOUND } from '../uploads/uploads.service.js';
-import { dicomInstances, dicomSeries, images, studies } from '../../db/schema/index.js';
+import { images } from '../../db/schema/images.js';
+import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;

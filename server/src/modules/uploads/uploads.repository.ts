@@ -1,7 +1,7 @@
 import type { UploadPurpose } from '@ra/shared';
 import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images, uploads } from '../../db/schema/index.js';
+import { images, uploads } from '../../db/schema/images.js';
 
 export async function insertUpload(db: Queryable, upload: typeof uploads.$inferInsert) {
   await db.insert(uploads).values(upload);

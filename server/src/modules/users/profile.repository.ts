@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/users.js';
 
 const pictureColumns = {
   pictureId: users.pictureId,

@@ -13,7 +13,9 @@ import {
   signIn,
 } from '../../../test/factories.js';
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
-import { auditLog, invoices, users } from '../../db/schema/index.js';
+import { auditLog } from '../../db/schema/audit.js';
+import { invoices } from '../../db/schema/payments.js';
+import { users } from '../../db/schema/users.js';
 import { PROFILE_PICTURE_JOB, profilePictureJob } from '../../jobs/profile-picture.job.js';
 import { thumbnailSweepJob } from '../../jobs/thumbnail-sweep.job.js';
 import { linkPatient } from '../patients/patients.repository.js';

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RefusedDemoSignIns } from '../context.js';
-import type { Db } from '../db/client.js';
-import * as identityRepo from '../modules/identity/identity.repository.js';
-import { verifyPassword } from '../modules/identity/index.js';
-import { DEMO_PASSWORD, DEMO_PATIENT, DEMO_PHYSICIAN, DEMO_RADIOLOGISTS } from './demo-data.js';
+import type { RefusedDemoSignIns } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import * as identityRepo from './identity.repository.js';
+import { verifyPassword } from './password-hash.js';
+import { DEMO_PASSWORD, DEMO_PATIENT, DEMO_PHYSICIAN, DEMO_RADIOLOGISTS } from '../../seed/demo-data.js';
 
 /**
  * The demo accounts' password is published in the README and the start-up log, so such an account

@@ -1,5 +1,5 @@
 import type { StudySummary } from '@ra/shared';
-import { studies } from '../../db/schema/index.js';
+import { studies } from '../../db/schema/studies.js';
 
 /** The columns behind the API's study summary, for queries joining `studies`. */
 export const STUDY_SUMMARY_COLUMNS = {
