@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { dobField, emailField, LIMITS, nameField, newPasswordField, titleField } from '@ra/shared';
 import type { Db } from '../db/client.js';
-import { findPatientForAuditTrail, listPatientAuditTrail } from '../modules/audit/audit.repository.js';
+import { findPatientForAuditTrail, listPatientAuditTrail } from '../modules/audit/index.js';
 import { addHospital, addRosterPhysician, listHospitals } from '../modules/hospitals/index.js';
 import { createRadiologist } from '../modules/users/index.js';
 import { formatAuditTrailLine } from './audit-trail-format.js';

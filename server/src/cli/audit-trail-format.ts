@@ -1,5 +1,5 @@
 import { displayName, toRoleName } from '@ra/shared';
-import type { PatientAuditTrailRow } from '../modules/audit/audit.repository.js';
+import type { PatientAuditTrailRow } from '../modules/audit/index.js';
 
 const NONE = '—';
 

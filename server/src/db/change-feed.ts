@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { ChangeListener, Database, Queryable } from './client.js';
+import type { Database, Queryable } from './client.js';
 
 export type { ChangeListener } from './client.js';
 

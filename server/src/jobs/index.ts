@@ -4,14 +4,16 @@ import type { MailTransport } from '../lib/mailer.js';
 import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
-import { profilePictureJob } from './profile-picture.job.js';
+import { thumbnailJob } from '../modules/images/index.js';
+import { studyPreviewJob, thumbnailSweepJob, workDirCleanupJob } from '../modules/studies/index.js';
+import { uploadCleanupJob } from '../modules/uploads/index.js';
+import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
 import { sendEmailJob } from './send-email.job.js';
-import { studyPreviewJob } from './study-preview.job.js';
-import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
-import { thumbnailJob } from './thumbnail.job.js';
-import { uploadCleanupJob } from './upload-cleanup.job.js';
 
-/** Every background job, registered in one place. */
+/**
+ * Every background job, registered in one place. Each module keeps its own jobs (`*.job.ts`) beside
+ * the repository they read; this folder holds the queue and the jobs of no module (email).
+ */
 export function allJobs(deps: {
   db: Db;
   storage: Storage;
@@ -28,7 +30,9 @@ export function allJobs(deps: {
     studyPreviewJob(deps.db, deps.storage, deps.decoder),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
+    pictureSweepJob(deps.db, deps.jobs),
     uploadCleanupJob(deps.db, deps.tusStore),
+    workDirCleanupJob(deps.tusStore.directory),
     sendEmailJob(deps.mailTransport),
   ] as JobDefinition<object>[];
 }

@@ -9,9 +9,9 @@ import { images } from '../db/schema/images.js';
 import { users } from '../db/schema/users.js';
 import { linkPatient } from '../modules/patients/patients.repository.js';
 import { startJobQueue, type JobSender } from './job-queue.js';
-import { thumbnailSweepJob } from './thumbnail-sweep.job.js';
-import { THUMBNAIL_JOB } from './thumbnail.job.js';
-import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
+import { THUMBNAIL_JOB } from '../modules/images/index.js';
+import { thumbnailSweepJob } from '../modules/studies/index.js';
+import { pictureSweepJob, PROFILE_PICTURE_JOB } from '../modules/users/index.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('work queued after a commit', () => {
     expect(row?.pictureCropKey).toBeNull();
 
     const queued: { name: string }[] = [];
-    await thumbnailSweepJob(t.database.db, {
+    await pictureSweepJob(t.database.db, {
       send: (name) => Promise.resolve(void queued.push({ name })),
     }).handle({});
     expect(queued).toContainEqual({ name: PROFILE_PICTURE_JOB });

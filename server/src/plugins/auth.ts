@@ -3,8 +3,7 @@ import { MFA_REQUIRED, type Role } from '@ra/shared';
 import type { Actor } from '../lib/actor.js';
 import { AppError, Refusal } from '../lib/errors.js';
 import type { AppContext } from '../context.js';
-import { findUserOfLiveSession } from '../modules/identity/identity.repository.js';
-import { checkSessionActivity } from '../modules/identity/index.js';
+import { checkSessionActivity, findUserOfLiveSession } from '../modules/identity/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

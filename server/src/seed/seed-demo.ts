@@ -1,10 +1,11 @@
-import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { hospitals } from '../db/schema/hospitals.js';
-import { users } from '../db/schema/users.js';
-import { hashPassword } from '../modules/identity/index.js';
-import * as identityRepo from '../modules/identity/identity.repository.js';
-import * as hospitalsRepo from '../modules/hospitals/hospitals.repository.js';
+import { addToRoster, hasNoHospital, seedDemoHospitals } from '../modules/hospitals/index.js';
+import {
+  accountExists,
+  hashPassword,
+  hasNoAccount,
+  seedDemoPhysicianAndPatient,
+} from '../modules/identity/index.js';
 import { createRadiologist } from '../modules/users/index.js';
 import {
   DEMO_ACCOUNTS_WITH_PASSWORD,
@@ -16,9 +17,7 @@ import {
 } from './demo-data.js';
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
-  const [h] = await db.select({ n: count() }).from(hospitals);
-  const [u] = await db.select({ n: count() }).from(users);
-  return h?.n === 0 && u?.n === 0;
+  return (await hasNoHospital(db)) && (await hasNoAccount(db));
 }
 
 /**
@@ -27,25 +26,10 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
  */
 export async function seedDemo(db: Db): Promise<void> {
   const demoHash = await hashPassword(DEMO_PASSWORD);
-  const hospitalIds = new Map<string, string>();
-  for (const hospital of DEMO_HOSPITALS) {
-    const existing = await hospitalsRepo.findHospitalByName(db, hospital.name);
-    const row = existing ?? (await hospitalsRepo.upsertHospital(db, hospital.name));
-    hospitalIds.set(hospital.name, row.id);
-    if (!existing) {
-      for (const person of hospital.roster) {
-        await hospitalsRepo.insertRosterPhysician(db, {
-          hospitalId: row.id,
-          firstName: person.first,
-          lastName: person.last,
-          dob: person.dob,
-        });
-      }
-    }
-  }
+  const hospitalIds = await seedDemoHospitals(db, DEMO_HOSPITALS);
 
   for (const r of DEMO_RADIOLOGISTS) {
-    if (!(await identityRepo.findUserByEmail(db, r.email))) {
+    if (!(await accountExists(db, r.email))) {
       await createRadiologist(db, {
         email: r.email,
         password: DEMO_ACCOUNTS_WITH_PASSWORD.includes(r.email) ? DEMO_PASSWORD : null,
@@ -61,41 +45,17 @@ export async function seedDemo(db: Db): Promise<void> {
     }
   }
 
-  let physician = await identityRepo.findUserByEmail(db, DEMO_PHYSICIAN.email);
-  if (!physician) {
-    const hospitalId = hospitalIds.get(DEMO_PHYSICIAN.hospital)!;
-    physician = await identityRepo.insertUser(db, {
-      email: DEMO_PHYSICIAN.email,
-      passwordHash: demoHash,
-      role: 'PHYSICIAN',
-      title: 'Dr.',
-      firstName: DEMO_PHYSICIAN.first,
-      lastName: DEMO_PHYSICIAN.last,
-      dob: DEMO_PHYSICIAN.dob,
-      hospitalId,
-      emailVerifiedAt: new Date(),
-    });
-    const entry = await hospitalsRepo.insertRosterPhysician(db, {
-      hospitalId,
-      firstName: DEMO_PHYSICIAN.first,
-      lastName: DEMO_PHYSICIAN.last,
-      dob: DEMO_PHYSICIAN.dob,
-    });
-    await identityRepo.claimRosterEntry(db, entry.id, physician!.id);
-  }
-
-  let patient = await identityRepo.findUserByEmail(db, DEMO_PATIENT.email);
-  if (!patient) {
-    patient = await identityRepo.insertUser(db, {
-      email: DEMO_PATIENT.email,
-      passwordHash: demoHash,
-      role: 'PATIENT',
-      title: DEMO_PATIENT.title,
-      firstName: DEMO_PATIENT.first,
-      lastName: DEMO_PATIENT.last,
-      dob: DEMO_PATIENT.dob,
-      emailVerifiedAt: new Date(),
-    });
-    await identityRepo.linkPatientToPhysician(db, patient!.id, physician!.id);
-  }
+  const hospitalId = hospitalIds.get(DEMO_PHYSICIAN.hospital)!;
+  await seedDemoPhysicianAndPatient(db, {
+    passwordHash: demoHash,
+    physician: { ...DEMO_PHYSICIAN, title: 'Dr.', hospitalId },
+    patient: DEMO_PATIENT,
+    rosterEntry: () =>
+      addToRoster(db, {
+        hospitalId,
+        firstName: DEMO_PHYSICIAN.first,
+        lastName: DEMO_PHYSICIAN.last,
+        dob: DEMO_PHYSICIAN.dob,
+      }),
+  });
 }

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { Actor } from '../../lib/actor.js';
 import { canRead } from '../access/index.js';
+import * as auditRepo from './audit.repository.js';
 import { accessHistoryOfPatient, appendAuditRows, type AccessHistoryRow } from './audit.repository.js';
 import type { AuditEntry } from './audit-entry.js';
 
@@ -117,4 +118,16 @@ export async function listAccessHistory(
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), String(last.id)]) : null,
   };
+}
+
+export type { PatientAuditTrailRow } from './audit.repository.js';
+
+/** The patient an operator asks the audit trail of, by address (`npm run admin -- audit-trail`). */
+export function findPatientForAuditTrail(db: Queryable, email: string) {
+  return auditRepo.findPatientForAuditTrail(db, email);
+}
+
+/** Every audit row about a patient, oldest first, since a date when given (the operator's trail). */
+export function listPatientAuditTrail(db: Queryable, patientId: string, since?: Date) {
+  return auditRepo.listPatientAuditTrail(db, patientId, since);
 }

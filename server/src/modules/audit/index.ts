@@ -6,3 +6,8 @@ export {
   createReadAuditWriter,
   type AuditEntry,
 } from './audit.service.js';
+export {
+  findPatientForAuditTrail,
+  listPatientAuditTrail,
+  type PatientAuditTrailRow,
+} from './audit.service.js';

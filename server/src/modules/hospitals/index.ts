@@ -5,3 +5,4 @@ export {
   listHospitals,
   type TaggedHospitalList,
 } from './hospitals.service.js';
+export { addToRoster, hasNoHospital, seedDemoHospitals, type DemoHospital } from './demo-hospitals.js';

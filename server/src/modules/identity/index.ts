@@ -12,3 +12,5 @@ export {
 export { checkSessionActivity } from './session.service.js';
 export { SigningKeys } from './signing-keys.js';
 export { findExposedDemoAccounts, isLoopbackHost, shouldSeedDemo } from './demo-exposure.js';
+export { accountExists, hasNoAccount, seedDemoPhysicianAndPatient } from './demo-accounts.js';
+export { findUserOfLiveSession } from './session.service.js';

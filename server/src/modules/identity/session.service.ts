@@ -4,6 +4,7 @@ import { Refusal } from '../../lib/errors.js';
 import { randomSecret, sha256 } from '../../lib/secrets.js';
 import type { SessionActor } from '../../lib/actor.js';
 import * as repo from './identity.repository.js';
+import type { Queryable } from '../../db/client.js';
 import { forgetSessions, issueAccessToken } from './identity.service.js';
 
 /**
@@ -120,4 +121,9 @@ export async function checkSessionActivity(
     user.lastUsedAt = now;
   }
   return true;
+}
+
+/** The account behind a live session (not ended, not idle past the timeout) at `now`; one query. */
+export function findUserOfLiveSession(db: Queryable, sessionId: string, now: Date) {
+  return repo.findUserOfLiveSession(db, sessionId, now);
 }

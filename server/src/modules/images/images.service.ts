@@ -16,7 +16,7 @@ import { extensionOfMime } from '../storage/index.js';
 import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/index.js';
 import { findRadiologist } from '../users/index.js';
 
-import { THUMBNAIL_JOB } from '../../jobs/thumbnail.job.js';
+import { THUMBNAIL_JOB } from './thumbnail.job.js';
 import { presentImages } from './image-presenter.js';
 import * as repo from './images.repository.js';
 
@@ -259,4 +259,9 @@ export async function uploadImage(
   // After the commit; the thumbnail sweep catches an image whose job was never queued.
   await ctx.jobs.sendAfterCommit(THUMBNAIL_JOB, { imageId }, { singletonKey: imageId });
   return imageId;
+}
+
+/** Items (images and studies) that still lack a thumbnail, for the sweep that queues them again. */
+export function itemsWithoutThumbnail(db: Queryable, limit: number) {
+  return repo.listImagesWithoutThumbnail(db, limit);
 }

@@ -15,7 +15,7 @@ import { imageNotes } from '../../db/schema/images.js';
 import { notifications } from '../../db/schema/notifications.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { UrlSigner } from '../storage/signed-url.js';
-import { thumbnailJob } from '../../jobs/thumbnail.job.js';
+import { thumbnailJob } from './thumbnail.job.js';
 
 let t: TestApp;
 const people = {} as Record<

@@ -9,3 +9,5 @@ export {
 } from './images.service.js';
 export { areFramesOfStudy, type FrameReference } from './study-frames.js';
 export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';
+export { itemsWithoutThumbnail } from './images.service.js';
+export { THUMBNAIL_JOB, thumbnailJob } from './thumbnail.job.js';

@@ -17,7 +17,15 @@ import { readDate } from '../dicom/index.js';
 import { announceNewItem } from '../images/index.js';
 import { readDicomFile, type DicomFile } from '../studies/index.js';
 import { makeWorkDir, removeWorkDir } from '../studies/index.js';
-import { fileOneStudy, groupByStudy, guardNames } from '../studies/index.js';
+import {
+  fileOneStudy,
+  fileReceivedStudy,
+  findReceivedStudy,
+  groupByStudy,
+  guardNames,
+  listReceivedStudies,
+  peopleInStudy,
+} from '../studies/index.js';
 import { studySummaryOf } from '../images/index.js';
 import * as repo from './incoming.repository.js';
 
@@ -27,7 +35,7 @@ import * as repo from './incoming.repository.js';
  * DICOMweb and listed nowhere else.
  */
 export async function listIncoming(ctx: AppContext, user: Actor): Promise<IncomingList> {
-  const rows = await repo.listReceived(ctx.db, receivedItemFilter(user));
+  const rows = await listReceivedStudies(ctx.db, receivedItemFilter(user));
   return {
     studies: rows.map((row) => ({
       uid: row.id,
@@ -49,11 +57,11 @@ export async function assignIncoming(
   body: z.output<typeof assignIncomingBodySchema>,
   ip: string,
 ): Promise<AssignIncomingResponse> {
-  const waiting = await repo.findReceived(ctx.db, receivedItemFilter(user), id);
+  const waiting = await findReceivedStudy(ctx.db, receivedItemFilter(user), id);
   if (!waiting || !(await canUploadFor(ctx, user, body.patient))) {
     throw new AppError('NOT_FOUND');
   }
-  const people = await repo.peopleInStudy(ctx.db, id);
+  const people = await peopleInStudy(ctx.db, id);
   await guardNames(
     ctx,
     body,
@@ -67,7 +75,7 @@ export async function assignIncoming(
   await ctx.db.transaction(async (tx) => {
     let isFiled: boolean;
     try {
-      isFiled = await repo.fileReceived(tx, receivedItemFilter(user), id, body.patient);
+      isFiled = await fileReceivedStudy(tx, receivedItemFilter(user), id, body.patient);
     } catch (err) {
       if (uniqueViolationOf(err) === 'studies_namespace_uid_unique') {
         throw new RuleViolation(STUDY_MESSAGES.alreadyFiled);

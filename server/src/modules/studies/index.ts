@@ -20,3 +20,12 @@ export {
   type StudyFiles,
 } from './study-ingest.service.js';
 export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';
+export {
+  fileReceivedStudy,
+  findReceivedStudy,
+  listReceivedStudies,
+  peopleInStudy,
+} from './received-studies.service.js';
+export { STUDY_PREVIEW_JOB, studyPreviewJob } from './study-preview.job.js';
+export { thumbnailSweepJob } from './thumbnail-sweep.job.js';
+export { workDirCleanupJob } from './work-dir-cleanup.job.js';

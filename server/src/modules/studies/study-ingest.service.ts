@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, Refusal, RuleViolation } from '../../lib/errors.js';
 import type { Actor, ActorFacts } from '../../lib/actor.js';
-import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from '../../jobs/study-preview.job.js';
+import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
 import { canAddToStudy, canUploadFor, requireStorer } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { checkRecommendation, recordNewItem, type Uploader } from '../images/index.js';

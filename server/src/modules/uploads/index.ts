@@ -18,3 +18,4 @@ export {
   UPLOAD_NOT_FOUND,
   uploadIdOf,
 } from './uploads.service.js';
+export { uploadCleanupJob } from './upload-cleanup.job.js';

@@ -7,3 +7,5 @@ export {
 } from './profile-picture.js';
 export { createRadiologist } from './radiologist-accounts.service.js';
 export { findRadiologist } from './users.service.js';
+export { pictureSweepJob } from './picture-sweep.job.js';
+export { PROFILE_PICTURE_JOB, profilePictureJob } from './profile-picture.job.js';

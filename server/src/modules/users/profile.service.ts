@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { PROFILE_PICTURE_JOB } from '../../jobs/profile-picture.job.js';
+import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
 import { careTeamOf } from '../access/index.js';
 import { auditOwnProfileChange, auditReads } from '../audit/index.js';
 import { forgetUploadFiles } from '../uploads/index.js';

@@ -16,8 +16,8 @@ import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/u
 import { auditLog } from '../../db/schema/audit.js';
 import { invoices } from '../../db/schema/payments.js';
 import { users } from '../../db/schema/users.js';
-import { PROFILE_PICTURE_JOB, profilePictureJob } from '../../jobs/profile-picture.job.js';
-import { thumbnailSweepJob } from '../../jobs/thumbnail-sweep.job.js';
+import { PROFILE_PICTURE_JOB, profilePictureJob } from './profile-picture.job.js';
+import { pictureSweepJob } from './picture-sweep.job.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
 let t: TestApp;
@@ -344,7 +344,7 @@ describe('profile pictures', () => {
 
     // The sweep finds the picture still without a crop and queues its job again.
     const queued: { name: string; data: object }[] = [];
-    await thumbnailSweepJob(t.database.db, {
+    await pictureSweepJob(t.database.db, {
       send: (name, data) => Promise.resolve(void queued.push({ name, data })),
     }).handle({});
     const [row] = await t.database.db.select().from(users).where(eq(users.id, radiologist.id));

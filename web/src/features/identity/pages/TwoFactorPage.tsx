@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PATHS } from '../../../lib/paths';
-import { TwoFactorSection } from '../components/TwoFactorSection';
+import { TwoFactorSection } from '../../../components/TwoFactorSection';
 
 /**
  * Where staff land when the operator requires two-factor sign-in and theirs is off: every other

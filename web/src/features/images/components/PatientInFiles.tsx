@@ -1,6 +1,6 @@
 import type { StudySummary } from '@ra/shared';
 import { formatBirthDate } from '../../../lib/dates';
-import { personNameOf } from './dicom-person-name';
+import { personNameOf } from '../../../lib/dicom-person-name';
 
 /**
  * The patient as a study's files name them, kept as evidence of what was filed: it may differ from

@@ -1,7 +1,7 @@
 import { Component, Suspense, type ReactNode } from 'react';
 import type { Image } from '@ra/shared';
 import { formatShortDate } from '../../../lib/dates';
-import { RasterViewer } from '../viewer-code';
+import { RasterViewer } from '../../../viewer/viewer-code';
 
 /** What stands in when the viewer's code cannot be fetched (offline, a new deployment): the picture. */
 class ViewerCodeBoundary extends Component<

@@ -11,7 +11,7 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { waitForBatch, type BatchFile, type UploadBatch } from '../../../lib/uploads/upload-batch';
 import { useUploadBatch } from '../../../lib/uploads/use-upload-batch';
-import { patientMismatchOf, submitStudy } from '../api/upload-study';
+import { patientMismatchOf, submitStudy } from '../../../lib/api/upload-study';
 import { bundleDicomFiles } from '../../../lib/uploads/dicom-bundle';
 import { readDicomPatients } from '../../../lib/uploads/read-dicom-patients';
 

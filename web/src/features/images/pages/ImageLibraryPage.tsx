@@ -10,8 +10,8 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 import { imageViewPath, PATHS } from '../../../lib/paths';
-import { usePatientImages } from '../api/patient-images';
-import { preloadViewerOf, usePreloadItemPage } from '../viewer-code';
+import { usePatientImages } from '../../../lib/api/patient-images';
+import { preloadViewerOf, usePreloadItemPage } from '../../../viewer/viewer-code';
 
 export function ImageLibraryPage() {
   const { user } = useAuth();

@@ -5,7 +5,7 @@ import { imageResponseSchema, meSchema } from '@ra/shared';
 import { setAccessToken, setRefreshHandler } from '../../../lib/api-client';
 import { answers, seriesAnswer, stubFetchByPath, type Answerer } from '../../../test/dicomweb';
 import { renderPage } from '../../../test/render-page';
-import type { DiagnosticViewerProps } from '../../viewer/components/DiagnosticViewer';
+import type { DiagnosticViewerProps } from '../../../viewer/components/DiagnosticViewer';
 import { ImageViewPage } from './ImageViewPage';
 
 // The viewer draws with WebGL, which jsdom lacks; the end-to-end tests drive the real one in
@@ -16,7 +16,7 @@ const MARKED_IN_VIEWER = {
   frame: 1,
   window: { center: 40, width: 400 },
 };
-vi.mock('../../viewer/components/DiagnosticViewer', () => ({
+vi.mock('../../../viewer/components/DiagnosticViewer', () => ({
   prepareViewer: () => Promise.resolve(),
   default: (props: DiagnosticViewerProps) => (
     <>
@@ -32,7 +32,7 @@ vi.mock('../../viewer/components/DiagnosticViewer', () => ({
   ),
 }));
 
-vi.mock('../../viewer/components/RasterViewer', () => ({
+vi.mock('../../../viewer/components/RasterViewer', () => ({
   default: () => <output data-testid="raster-viewer-stand-in" />,
 }));
 

@@ -6,11 +6,11 @@ import { ImageViewPage } from './ImageViewPage';
 
 // The viewers (Cornerstone3D, driven in Chromium by the end-to-end tests) are not this page's
 // facts; their modules would still be loading when jsdom goes.
-vi.mock('../../viewer/components/DiagnosticViewer', () => ({
+vi.mock('../../../viewer/components/DiagnosticViewer', () => ({
   prepareViewer: () => Promise.resolve(),
   default: () => <output>viewer</output>,
 }));
-vi.mock('../../viewer/components/RasterViewer', () => ({ default: () => <output>viewer</output> }));
+vi.mock('../../../viewer/components/RasterViewer', () => ({ default: () => <output>viewer</output> }));
 
 const PHYSICIAN = meSchema.parse({
   uid: '4b0a2b52-5d3c-4d43-9d55-0a4f6f0a4b11',

@@ -5,8 +5,8 @@ import Table from 'react-bootstrap/Table';
 import type { IncomingStudy, Patient } from '@ra/shared';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatBirthDate, formatDateTime } from '../../../lib/dates';
-import { personNameOf } from '../../images/components/dicom-person-name';
-import { PatientMismatchGuard } from '../../images/components/PatientMismatchGuard';
+import { personNameOf } from '../../../lib/dicom-person-name';
+import { PatientMismatchGuard } from '../../../components/PatientMismatchGuard';
 import type { PendingMismatch } from './use-assign-incoming';
 
 const COLUMNS = 5;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PersonInFiles } from '@ra/shared';
 import { ApiError } from '../../../lib/api-client';
-import { patientMismatchOf } from '../../images/api/upload-study';
+import { patientMismatchOf } from '../../../lib/api/upload-study';
 import { assignIncoming, INCOMING_QUERY_KEY } from '../api/incoming';
 
 /** The one incoming study whose files name someone else, waiting for the physician to confirm. */

@@ -7,7 +7,7 @@ import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { PATHS } from '../../../lib/paths';
-import { usePatientChoices } from '../../images/api/patient-choices';
+import { usePatientChoices } from '../../../lib/api/patient-choices';
 import { useIncoming } from '../api/incoming';
 import { FiledAlert } from '../components/FiledAlert';
 import { IncomingTable } from '../components/IncomingTable';

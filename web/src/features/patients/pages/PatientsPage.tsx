@@ -11,7 +11,7 @@ import { ProfilePicture } from '../../../components/ProfilePicture';
 import { formatBirthDate } from '../../../lib/dates';
 import { PATHS } from '../../../lib/paths';
 // The patient cards show the patient's images; the images feature owns how they are listed.
-import { PatientImages } from '../../images/components/PatientImages';
+import { PatientImages } from '../../../components/PatientImages';
 import { usePatients } from '../api/patients';
 
 function PatientCard({ patient, canAddImage }: { patient: Patient; canAddImage: boolean }) {

@@ -9,7 +9,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
 // The patient's own images are listed by the images feature.
-import { usePatientImages } from '../../images/api/patient-images';
+import { usePatientImages } from '../../../lib/api/patient-images';
 
 interface ImagePickerModalProps {
   patientUid: string;

@@ -13,7 +13,7 @@ import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
-import { useRadiologists } from '../../images/api/radiologists';
+import { useRadiologists } from '../../../lib/api/radiologists';
 import { createInvoice } from '../api/invoices';
 import { ImagePickerModal } from '../components/ImagePickerModal';
 import { RadiologistCard } from '../components/RadiologistCard';

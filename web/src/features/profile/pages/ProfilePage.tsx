@@ -9,7 +9,7 @@ import { useProfile } from '../api/profile';
 import { ProfileEditForm } from '../components/ProfileEditForm';
 import { ProfileView } from '../components/ProfileView';
 // Account security lives with identity; the profile is where people look for it.
-import { TwoFactorSection } from '../../identity/components/TwoFactorSection';
+import { TwoFactorSection } from '../../../components/TwoFactorSection';
 
 export function ProfilePage() {
   const profile = useProfile();

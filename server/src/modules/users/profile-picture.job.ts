@@ -1,10 +1,10 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
-import type { Db } from '../db/client.js';
-import { findPicture, setPictureCrop } from '../modules/users/profile.repository.js';
-import { MAX_PICTURE_PIXELS, PICTURE_CROP_SIZE, pictureCropKey } from '../modules/users/index.js';
-import type { Storage } from '../modules/storage/index.js';
-import type { JobDefinition } from './job-queue.js';
+import type { Db } from '../../db/client.js';
+import { findPicture, setPictureCrop } from './profile.repository.js';
+import { MAX_PICTURE_PIXELS, PICTURE_CROP_SIZE, pictureCropKey } from './profile-picture.js';
+import type { Storage } from '../storage/index.js';
+import type { JobDefinition } from '../../jobs/job-queue.js';
 
 export const PROFILE_PICTURE_JOB = 'profile-picture-crop';
 

@@ -2,13 +2,13 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import type { Image, Patient } from '@ra/shared';
-import { ImageThumbnail } from '../../../components/ImageThumbnail';
-import { PageSpinner } from '../../../components/PageSpinner';
-import { StudyFacts } from '../../../components/StudyFacts';
-import { formatDateTime } from '../../../lib/dates';
-import { imageViewPath } from '../../../lib/paths';
-import { usePatientImages } from '../api/patient-images';
-import { preloadViewerOf, usePreloadItemPage } from '../viewer-code';
+import { ImageThumbnail } from './ImageThumbnail';
+import { PageSpinner } from './PageSpinner';
+import { StudyFacts } from './StudyFacts';
+import { formatDateTime } from '../lib/dates';
+import { imageViewPath } from '../lib/paths';
+import { usePatientImages } from '../lib/api/patient-images';
+import { preloadViewerOf, usePreloadItemPage } from '../viewer/viewer-code';
 
 function ThumbnailLink({ image }: { image: Image }) {
   return (

@@ -1,5 +1,5 @@
 import { DICOM_TAGS, firstValue, type DicomJsonDataset } from '@ra/shared';
-import { integerValue } from '../../../lib/dicomweb';
+import { integerValue } from '../../lib/dicomweb';
 import { spacingSourceOf, type SpacingSource } from './pixel-spacing';
 
 const IMAGE_POSITION = '00200032';

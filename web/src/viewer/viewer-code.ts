@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
 import type { Image } from '@ra/shared';
-import { lazyComponent } from '../../lib/lazy-component';
-import { preloadPage, whenIdle } from '../../lib/page-preloads';
-import { PATHS } from '../../lib/paths';
+import { lazyComponent } from '../lib/lazy-component';
+import { preloadPage, whenIdle } from '../lib/page-preloads';
+import { PATHS } from '../lib/paths';
 
 /*
  * The viewers (Cornerstone3D, its codecs and tools) are chunks of their own, fetched only where
  * items are shown: ahead of time by the lists that open items, else by the item's page.
  */
-const loadDiagnosticViewer = () => import('../viewer/components/DiagnosticViewer');
+const loadDiagnosticViewer = () => import('./components/DiagnosticViewer');
 
 export const DiagnosticViewer = lazyComponent(loadDiagnosticViewer, 'default');
-export const RasterViewer = lazyComponent(() => import('../viewer/components/RasterViewer'), 'default');
+export const RasterViewer = lazyComponent(() => import('./components/RasterViewer'), 'default');
 
 /** Fetches the viewer's code and starts its renderer and decoders, ahead of the first series. */
 export function prepareDiagnosticViewer(): Promise<void> {

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { PatientPage } from '@ra/shared';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../api-client';
 
 /** The signed-in user's patients to choose from when filing, in large pages. */
 export function usePatientChoices() {

@@ -1,11 +1,15 @@
 import { buffer } from 'node:stream/consumers';
-import type { Db } from '../db/client.js';
-import { DicomReadError, PREVIEW_MESSAGES } from '../modules/dicom/index.js';
-import { sopClassName } from '../modules/dicom/index.js';
-import { DecodeOverLimit, type DecodePool } from '../modules/dicom/index.js';
-import * as repo from '../modules/studies/studies.repository.js';
-import type { Storage } from '../modules/storage/index.js';
-import type { JobDefinition } from './job-queue.js';
+import type { Db } from '../../db/client.js';
+import {
+  DecodeOverLimit,
+  DicomReadError,
+  PREVIEW_MESSAGES,
+  sopClassName,
+  type DecodePool,
+} from '../dicom/index.js';
+import * as repo from './studies.repository.js';
+import type { Storage } from '../storage/index.js';
+import type { JobDefinition } from '../../jobs/job-queue.js';
 
 export const STUDY_PREVIEW_JOB = 'study-preview';
 

@@ -4,7 +4,7 @@ import {
   type UploadStudyBody,
   type UploadStudyResponse,
 } from '@ra/shared';
-import { apiRequest, ApiError } from '../../../lib/api-client';
+import { apiRequest, ApiError } from '../api-client';
 
 /** Files the uploaded DICOM under the patient (docs/api.md §12.1). */
 export function submitStudy(body: UploadStudyBody): Promise<UploadStudyResponse> {

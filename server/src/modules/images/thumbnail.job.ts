@@ -1,9 +1,9 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
-import type { Db } from '../db/client.js';
-import { findImage, setThumbnail } from '../modules/images/images.repository.js';
-import type { Storage } from '../modules/storage/index.js';
-import type { JobDefinition } from './job-queue.js';
+import type { Db } from '../../db/client.js';
+import { findImage, setThumbnail } from './images.repository.js';
+import type { Storage } from '../storage/index.js';
+import type { JobDefinition } from '../../jobs/job-queue.js';
 
 export const THUMBNAIL_JOB = 'image-thumbnail';
 export const THUMBNAIL_SIZE = 200;

@@ -4,9 +4,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import QRCode from 'qrcode';
 import type { MfaSetup } from '@ra/shared';
-import { useAuth } from '../../../app/auth/auth-context';
-import { ApiError, messageOf } from '../../../lib/api-client';
-import { disableTwoFactor, enableTwoFactor, setUpTwoFactor } from '../api/two-factor';
+import { useAuth } from '../app/auth/auth-context';
+import { ApiError, messageOf } from '../lib/api-client';
+import { disableTwoFactor, enableTwoFactor, setUpTwoFactor } from '../lib/api/two-factor';
 
 type Step =
   | { kind: 'idle' }

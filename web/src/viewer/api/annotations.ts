@@ -5,7 +5,7 @@ import {
   type Annotation,
   type SaveAnnotationBody,
 } from '@ra/shared';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 
 function annotationsPath(itemUid: string, annotationUid?: string): string {
   const list = `/api/image/${encodeURIComponent(itemUid)}/annotations`;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Radiologist } from '@ra/shared';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../api-client';
 
 export function useRadiologists() {
   return useQuery({

@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { PersonInFiles } from '@ra/shared';
-import { counted } from '../../../lib/counted';
-import { formatBirthDate } from '../../../lib/dates';
-import { personNameOf } from './dicom-person-name';
+import { counted } from '../lib/counted';
+import { formatBirthDate } from '../lib/dates';
+import { personNameOf } from '../lib/dicom-person-name';
 
 function bornPhrase(date: string | null): string {
   return date ? `born ${formatBirthDate(date)}` : 'no birth date given';

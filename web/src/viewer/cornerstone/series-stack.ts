@@ -1,6 +1,6 @@
 import { wadors } from '@cornerstonejs/dicom-image-loader';
 import { DICOM_TAGS, firstValue, type DicomJsonDataset } from '@ra/shared';
-import { dicomwebPath } from '../../../lib/dicomweb';
+import { dicomwebPath } from '../../lib/dicomweb';
 import { markMeasuredAtDetector, measurableDataset } from './pixel-spacing';
 import { orderSlices, type StackSlice } from './slice-order';
 

@@ -15,7 +15,7 @@ import {
   addTool,
   init as initTools,
 } from '@cornerstonejs/tools';
-import { getAccessToken } from '../../../lib/api-client';
+import { getAccessToken } from '../../lib/api-client';
 import { registerRasterImageLoader } from './raster-image-loader';
 import { checkFrameResponse } from './codestream-check';
 

@@ -6,7 +6,7 @@ import type {
   MfaSetupBody,
   mfaEnableResponseSchema,
 } from '@ra/shared';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../api-client';
 
 export function setUpTwoFactor(body: MfaSetupBody): Promise<MfaSetup> {
   return apiRequest('/api/auth/mfa/totp/setup', { method: 'POST', body });
