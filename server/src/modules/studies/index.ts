@@ -8,17 +8,10 @@ export {
 } from './dicom-file-read.js';
 export { dicomPartReaders } from './dicom-part-readers.js';
 export { earlyBundleReads } from './early-bundle-reads.js';
-export {
-  fileOneStudy,
-  groupByStudy,
-  guardNames,
-  guardPatient,
-  receivingTarget,
-  storageBudget,
-  type FiledStudy,
-  type FilingTarget,
-  type StudyFiles,
-} from './study-ingest.service.js';
+export { groupByStudy, type FiledStudy, type FilingTarget, type StudyFiles } from './filing-target.js';
+export { guardNames, guardPatient } from './patient-guard.js';
+export { fileOneStudy, storageBudget } from './study-filing.js';
+export { receivingTarget } from './study-routing.js';
 export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';
 export {
   fileReceivedStudy,

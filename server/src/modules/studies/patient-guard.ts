@@ -1,0 +1,59 @@
+import { namesAnotherPatient, peopleInFiles, STUDY_MESSAGES } from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { RuleViolation } from '../../lib/errors.js';
+import type { DicomFile } from './dicom-file-read.js';
+import * as repo from './studies.repository.js';
+import { type FilingTarget, type StudyFiles } from './filing-target.js';
+
+/*
+ * The wrong-patient guard (docs/api.md §12.2): files naming someone other than the patient they
+ * are filed under are refused unless the uploader confirmed; every file is checked.
+ */
+
+/** The patient a file names, as the wrong-patient guard reads it. */
+export function personOf(file: DicomFile) {
+  return { name: file.instance.patientName, birthDate: file.instance.patientBirthDate };
+}
+
+/**
+ * Refuses to file studies under the wrong patient: files naming someone else, unless the uploader
+ * confirmed (docs/api.md §12.2, every file checked). Returns the studies among them the patient
+ * holds already, by Study Instance UID, for the filing to start from; studies of the same UIDs
+ * filed for anyone else are not looked at.
+ */
+export async function guardPatient(
+  ctx: AppContext,
+  body: FilingTarget & { patient: string },
+  groups: StudyFiles[],
+) {
+  const filed = await repo.findStudiesIn(
+    ctx.db,
+    body.patient,
+    groups.map((group) => group.studyInstanceUid),
+  );
+  await guardNames(
+    ctx,
+    body,
+    groups.flatMap((group) => group.files.map(personOf)),
+  );
+  return new Map(filed.map((study) => [study.studyInstanceUid, study]));
+}
+
+/**
+ * The wrong-patient guard on names and birth dates as the files give them, every file checked: a
+ * 409 listing every distinct person the files name, unless the uploader confirmed.
+ */
+export async function guardNames(
+  ctx: AppContext,
+  body: { patient: string; confirm_patient_mismatch: boolean },
+  namesInFiles: { name: string; birthDate: string | null }[],
+) {
+  if (body.confirm_patient_mismatch) {
+    return;
+  }
+  const patient = await repo.findPatientDetails(ctx.db, body.patient);
+  if (patient && namesInFiles.some((found) => namesAnotherPatient(found, patient))) {
+    // As the files give the names ("Family^Given"); the page writes them as people do.
+    throw new RuleViolation(STUDY_MESSAGES.patientMismatch, { found: peopleInFiles(namesInFiles) });
+  }
+}

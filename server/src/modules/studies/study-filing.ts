@@ -1,0 +1,288 @@
+import crypto from 'node:crypto';
+import {
+  ERROR_BODIES,
+  inParallel,
+  STUDY_MESSAGES,
+  type SkippedFile,
+  type UploadStudyResponse,
+} from '@ra/shared';
+import type { AppContext } from '../../context.js';
+import { Refusal, RuleViolation } from '../../lib/errors.js';
+import type { Actor, ActorFacts } from '../../lib/actor.js';
+import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
+import { canAddToStudy } from '../access/index.js';
+import { auditChange } from '../audit/index.js';
+import { recordNewItem, type Uploader } from '../images/index.js';
+import { remainingStorage } from '../uploads/index.js';
+import type { DicomFile } from './dicom-file-read.js';
+import { FILES_READ_AT_ONCE } from './study-files.js';
+import * as repo from './studies.repository.js';
+import {
+  isFiledAsTarget,
+  namespaceOf,
+  type FiledStudy,
+  type FilingTarget,
+  type StudyFiles,
+} from './filing-target.js';
+
+/*
+ * Filing one study's files: the bytes into storage first, then one transaction for the rows, so a
+ * study is never half filed; the storage quota is spent as files are kept.
+ */
+
+/** Bytes an uploader may still store in this request; each file filed spends its size. */
+export interface StorageBudget {
+  bytes: number;
+}
+
+/** One study filed: what the answer says of it, and its files left out for the storage quota. */
+export interface FiledStudyFiles {
+  item: UploadStudyResponse['items'][number];
+  overQuota: DicomFile[];
+}
+
+/**
+ * The storage the user may still fill, for a filing to spend; 413 "Your storage is full." when none
+ * is left, before anything is read.
+ */
+export async function storageBudget(ctx: AppContext, user: Actor): Promise<StorageBudget> {
+  const bytes = await remainingStorage(ctx, user.id);
+  if (bytes <= 0) {
+    throw new Refusal(413, ERROR_BODIES.storageFull.error);
+  }
+  return { bytes };
+}
+
+/**
+ * The item id of a study filed for the first time: derived from its namespace and Study Instance
+ * UID with the archive's secret (shared by every instance of the server), so requests filing the
+ * same new study at the same moment agree on it, yet nobody can compute it from the files.
+ */
+function newStudyItemId(secret: string, namespace: string, studyInstanceUid: string): string {
+  const bytes = crypto
+    .createHmac('sha256', secret)
+    .update(`study-item:${namespace}:${studyInstanceUid}`)
+    .digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80; // version 8: a UUID of custom make
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // the RFC 9562 variant
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Files one study's files under the target's patient in one transaction: a new archive item, or
+ * new instances of the item the study was filed as before. Requests filing the same study wait
+ * for each other's transaction, so parts of a study sent at once become one study.
+ */
+export async function fileOneStudy(
+  ctx: AppContext,
+  user: Uploader & ActorFacts,
+  body: FilingTarget,
+  group: StudyFiles,
+  context: {
+    recommendationId: string | null;
+    ip: string;
+    /** Files sent by a DICOMweb client, which may send more of the study right after. */
+    isFromClient?: boolean;
+    /** The study as the caller found it in the archive (null: not filed yet); looked up when not given. */
+    filed?: FiledStudy | null;
+    /** What the uploader may still store (their storage quota), spent by the files stored here. */
+    storage?: StorageBudget;
+  },
+): Promise<FiledStudyFiles> {
+  const namespace = namespaceOf(body, user);
+  const filed =
+    context.filed !== undefined
+      ? context.filed
+      : (await repo.findStudiesIn(ctx.db, namespace, [group.studyInstanceUid]))[0];
+  if (filed && !isFiledAsTarget(filed, body, user)) {
+    throw new Error('A study was looked up outside the namespace it is filed in.');
+  }
+  // Adding to a study is for those who may read it: a radiologist paid for one study of a patient
+  // files new studies for them, never series into their other studies.
+  if (filed?.patientId && !(await canAddToStudy(ctx, user, filed.itemId))) {
+    throw new RuleViolation(STUDY_MESSAGES.cannotAddToStudy);
+  }
+  const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);
+
+  // The same SOP Instance UID twice, in these files or already in the namespace, is stored once.
+  const stored = await repo.findStoredSops(
+    ctx.db,
+    namespace,
+    group.files.map((file) => file.instance.sopInstanceUid),
+  );
+  const duplicates: SkippedFile[] = [];
+  const fresh: DicomFile[] = [];
+  const overQuota: DicomFile[] = [];
+  for (const file of group.files) {
+    if (stored.has(file.instance.sopInstanceUid)) {
+      duplicates.push({ name: file.name, reason: STUDY_MESSAGES.duplicate });
+    } else if (context.storage && file.size > context.storage.bytes) {
+      overQuota.push(file);
+    } else {
+      stored.add(file.instance.sopInstanceUid);
+      if (context.storage) {
+        context.storage.bytes -= file.size;
+      }
+      fresh.push(file);
+    }
+  }
+  if (!filed && fresh.length === 0) {
+    // Nothing of a new study fits: no empty study is made.
+    throw new RuleViolation(STUDY_MESSAGES.storageFull);
+  }
+
+  // The bytes go into storage first, as received; no transaction stays open while they move. Each
+  // request's files have keys of their own, so no request's clean-up removes another's file.
+  const attempt = crypto.randomBytes(4).toString('hex');
+  const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.${attempt}.dcm`;
+  let filedNow: DicomFile[] = [];
+  try {
+    // Every move ends before a failed one is reported, so the clean-up below finds them all.
+    let failedMove: Error | undefined;
+    await inParallel(fresh, FILES_READ_AT_ONCE, (file) =>
+      ctx.storage.putFile(keyOf(file), file.path, { move: true }).catch((err: unknown) => {
+        failedMove ??= err instanceof Error ? err : new Error(String(err));
+      }),
+    );
+    if (failedMove) {
+      throw failedMove;
+    }
+    await ctx.db.transaction(async (tx) => {
+      await repo.lockStudyUid(tx, namespace, group.studyInstanceUid);
+      // Another request may have filed the study since the first look, always as the same item
+      // (its id follows from the namespace and the UID); an item that went meanwhile is not revived.
+      const [now] = await repo.findStudiesIn(tx, namespace, [group.studyInstanceUid]);
+      if ((now && now.itemId !== itemId) || (!now && filed)) {
+        throw new RuleViolation(STUDY_MESSAGES.studyChanged);
+      }
+      const first = group.files[0]!.instance;
+      if (!now) {
+        await recordNewItem(
+          tx,
+          user,
+          {
+            id: itemId,
+            kind: 'study',
+            patientId: body.patient,
+            receiverId: body.patient ? null : user.id,
+            storageKey: `previews/${itemId}.png`,
+            contentType: 'image/png',
+            filename: first.studyDescription || group.files[0]!.name,
+            size: 0,
+            width: 0,
+            height: 0,
+          },
+          { notes: body.notes, recommendationId: context.recommendationId, ip: context.ip },
+        );
+        await repo.insertStudy(tx, {
+          itemId,
+          namespaceId: namespace,
+          studyInstanceUid: group.studyInstanceUid,
+          studyDate: first.studyDate,
+          studyTime: first.studyTime,
+          studyDescription: first.studyDescription,
+          accessionNumber: first.accessionNumber,
+          studyId: first.studyId,
+          referringPhysicianName: first.referringPhysicianName,
+          patientNameInFile: first.patientName,
+          patientIdInFile: first.patientId,
+          patientBirthDateInFile: first.patientBirthDate,
+          patientSexInFile: first.patientSex,
+          receivedFrom: body.receivedFrom ?? '',
+        });
+      } else {
+        await auditChange(tx, {
+          actorId: user.id,
+          patientId: body.patient,
+          action: 'update',
+          recordType: 'image',
+          recordId: itemId,
+          ip: context.ip,
+        });
+      }
+      const seriesIds = await ensureSeries(tx, itemId, fresh);
+      const inserted = await repo.insertInstances(
+        tx,
+        itemId,
+        fresh.map((file) => ({
+          seriesId: seriesIds.get(file.instance.seriesInstanceUid)!,
+          sopInstanceUid: file.instance.sopInstanceUid,
+          sopClassUid: file.instance.sopClassUid,
+          transferSyntaxUid: file.instance.transferSyntaxUid,
+          instanceNumber: file.instance.instanceNumber,
+          numberOfFrames: file.instance.numberOfFrames,
+          rows: file.instance.rows,
+          columns: file.instance.columns,
+          isImage: file.instance.isImage,
+          storageKey: keyOf(file),
+          filename: file.name.slice(0, 255),
+          size: file.size,
+          metadata: file.instance.metadata,
+          pixelDataOffset: file.instance.nativeFrames?.offset ?? null,
+          frameBytes: file.instance.nativeFrames?.frameBytes ?? null,
+          frameOffsets: file.instance.frameOffsets,
+        })),
+      );
+      filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
+    });
+  } catch (err) {
+    filedNow = [];
+    throw err;
+  } finally {
+    // An instance another request stored meanwhile keeps that request's file.
+    for (const file of fresh.filter((candidate) => !filedNow.includes(candidate))) {
+      await ctx.storage.delete(keyOf(file));
+    }
+  }
+  // After the commit; the thumbnail sweep catches a study whose job was never queued.
+  await ctx.jobs.sendAfterCommit(
+    STUDY_PREVIEW_JOB,
+    { itemId },
+    studyPreviewThrottle(itemId, context.isFromClient),
+  );
+  return {
+    item: {
+      uid: itemId,
+      study_instance_uid: group.studyInstanceUid,
+      instances: filedNow.length,
+      skipped: duplicates,
+    },
+    overQuota,
+  };
+}
+
+/** The series rows of these files in the study, made where missing. */
+async function ensureSeries(
+  tx: Parameters<typeof repo.insertSeries>[0],
+  itemId: string,
+  files: DicomFile[],
+): Promise<Map<string, string>> {
+  const bySeries = new Map<string, DicomFile['instance']>();
+  for (const file of files) {
+    bySeries.set(file.instance.seriesInstanceUid, file.instance);
+  }
+  const ids = new Map<string, string>();
+  if (bySeries.size === 0) {
+    return ids;
+  }
+  for (const row of await repo.findSeriesOfStudy(tx, itemId, [...bySeries.keys()])) {
+    ids.set(row.seriesInstanceUid, row.id);
+  }
+  const missing = [...bySeries.values()].filter((instance) => !ids.has(instance.seriesInstanceUid));
+  if (missing.length > 0) {
+    const rows = await repo.insertSeries(
+      tx,
+      missing.map((instance) => ({
+        itemId,
+        seriesInstanceUid: instance.seriesInstanceUid,
+        modality: instance.modality,
+        seriesNumber: instance.seriesNumber,
+        seriesDescription: instance.seriesDescription,
+        bodyPartExamined: instance.bodyPartExamined,
+      })),
+    );
+    rows.forEach((row) => ids.set(row.seriesInstanceUid, row.id));
+  }
+  return ids;
+}
