@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { RuleViolation } from '../../lib/errors.js';
 import type { DicomFile } from './dicom-file-read.js';
 import * as repo from './studies.repository.js';
-import { type FilingTarget, type StudyFiles } from './filing-target.js';
+import type { FilingTarget, StudyFiles } from './filing-target.js';
 
 /*
  * The wrong-patient guard (docs/api.md §12.2): files naming someone other than the patient they

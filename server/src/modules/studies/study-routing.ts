@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
 import { canUploadFor } from '../access/index.js';
 import * as repo from './studies.repository.js';
-import { type FiledStudy, type FilingTarget, type StudyFiles } from './filing-target.js';
+import type { FiledStudy, FilingTarget, StudyFiles } from './filing-target.js';
 import { personOf } from './patient-guard.js';
 
 /**
