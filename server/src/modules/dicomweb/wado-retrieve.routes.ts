@@ -97,6 +97,18 @@ export function wadoRetrieveRoutes(
 ): void {
   const signedIn = { preHandler: [requireUser(), limits.read] };
 
+  /** The one instance a frame or bulk data URL names, if the caller may read it; its read audited as a download. */
+  async function downloadedInstance(request: FastifyRequest): Promise<InstanceRow> {
+    const [row] = await dicomweb.instancesAt(
+      ctx,
+      currentUser(request),
+      pathOf(request),
+      request.ip,
+      'download',
+    );
+    return row!;
+  }
+
   for (const url of [
     '/dicomweb/studies/:study',
     '/dicomweb/studies/:study/series/:series',
@@ -135,20 +147,14 @@ export function wadoRetrieveRoutes(
       if (!numbers) {
         throw new AppError('NOT_FOUND');
       }
-      const [row] = await dicomweb.instancesAt(
-        ctx,
-        currentUser(request),
-        pathOf(request),
-        request.ip,
-        'download',
-      );
-      const encoding = frameEncodingFor(request.headers.accept, row!.transferSyntaxUid);
+      const row = await downloadedInstance(request);
+      const encoding = frameEncodingFor(request.headers.accept, row.transferSyntaxUid);
       if (!encoding) {
         return notAcceptable(reply, 'The frames');
       }
       let payload: { transferSyntaxUid: string; frames: Uint8Array[] };
       try {
-        payload = await framesOf(ctx, row!, numbers, encoding === 'uncompressed');
+        payload = await framesOf(ctx, row, numbers, encoding === 'uncompressed');
       } catch (err) {
         const refused = sendDecodeRefusal(reply, err);
         if (refused) {
@@ -178,22 +184,16 @@ export function wadoRetrieveRoutes(
       if (!place) {
         throw new AppError('NOT_FOUND');
       }
-      const [row] = await dicomweb.instancesAt(
-        ctx,
-        currentUser(request),
-        pathOf(request),
-        request.ip,
-        'download',
-      );
+      const row = await downloadedInstance(request);
       if (!acceptsBulkData(request.headers.accept)) {
         return notAcceptable(reply, 'The bulk data');
       }
       let value: Uint8Array | null;
       try {
-        if (row!.size > ctx.decoder.maxInstanceBytes) {
+        if (row.size > ctx.decoder.maxInstanceBytes) {
           throw new DecodeOverLimit('The file is larger than the largest instance read.');
         }
-        value = await ctx.decoder.readBulkData(await buffer(await ctx.storage.read(row!.storageKey)), place);
+        value = await ctx.decoder.readBulkData(await buffer(await ctx.storage.read(row.storageKey)), place);
       } catch (err) {
         const refused = sendDecodeRefusal(reply, err);
         if (refused) {
