@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import { getTableName, isTable, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import * as schema from '../../db/schema/index.js';
+
+/*
+ * Caches of what people may read (the item lists, signed per viewer) are dropped when the change
+ * feed announces a change to the archive. A table the access queries read without a trigger that
+ * announces its changes would let a cache outlive a revoked right: this test names such a table.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** The tables access.repository.ts imports, read from its own import lines. */
+function tablesReadByAccess(): string[] {
+  const source = fs.readFileSync(new URL('./access.repository.ts', import.meta.url), 'utf8');
+  const names = [
+    ...source.matchAll(/import \{([^}]*)\} from '\.\.\/\.\.\/db\/schema\/[\w-]+\.js';/g),
+  ].flatMap((match) => match[1]!.split(',').map((name) => name.trim()));
+  const tables = names.map((name) => (schema as Record<string, unknown>)[name]).filter(isTable);
+  expect(tables.length, 'the access queries read tables').toBeGreaterThan(0);
+  return tables.map((table) => getTableName(table));
+}
+
+describe('the access queries and the change feed', () => {
+  it('reads only tables whose changes the feed announces', async () => {
+    const announced = await t.database.db.execute<{ table: string }>(sql`
+      select distinct c.relname as "table"
+      from pg_trigger tg
+      join pg_class c on c.oid = tg.tgrelid
+      join pg_proc p on p.oid = tg.tgfoid
+      where not tg.tgisinternal and p.proname like 'announce_archive%'
+    `);
+    const withTrigger = new Set(announced.rows.map((row) => row.table));
+    expect(tablesReadByAccess().filter((table) => !withTrigger.has(table))).toEqual([]);
+  });
+});
