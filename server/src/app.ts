@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -33,6 +33,7 @@ import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { registerCompression } from './plugins/compression.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { registerOpenApi, serveApiDocs } from './plugins/api-docs.js';
 import { SigningKeys } from './modules/identity/index.js';
 import { refileLegacyIncoming } from './modules/incoming/index.js';
 import { createReadAuditWriter } from './modules/audit/index.js';
@@ -64,6 +65,8 @@ export interface BuildAppOptions {
   jobPollingSeconds?: number;
   /** False: queue jobs but work none (tests stand for an instance that stops before its workers run). */
   isWorkingJobs?: boolean;
+  /** Called for every route as it is registered (tests list the routes). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Never log credentials or query strings (reset links carry tokens there). */
@@ -93,6 +96,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     frameworkErrors,
   });
+  if (options.onRoute) {
+    app.addHook('onRoute', options.onRoute);
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
@@ -219,7 +225,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       );
     }
   });
+  if (config.apiDocs) {
+    // Before the routes: it collects them as they are registered.
+    await registerOpenApi(app);
+  }
   registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
+  if (config.apiDocs) {
+    await serveApiDocs(app);
+  }
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
     // Queued emails stay in the database for the next instance; nothing to drain here.

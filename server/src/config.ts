@@ -66,6 +66,12 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Folder of the built web app; served at / in production. */
   WEB_DIST_DIR: z.string().optional(),
+  /**
+   * 1: serve the OpenAPI document (/api/openapi.json) and its reference page (/api/docs); 0: neither.
+   * Unset: on in development and test, off in production. They describe routes and shapes, never
+   * data, but they map every route for whoever asks, so production serves them only when told to.
+   */
+  API_DOCS: z.enum(['0', '1']).optional(),
   /** Largest medical image accepted, in megapixels (width × height); also the decoder's limit. */
   MAX_IMAGE_MEGAPIXELS: z.coerce.number().positive().default(300),
   /**
@@ -132,6 +138,8 @@ export interface Config {
   requireStaffMfa: boolean;
   rateLimit: { perIp: number; perEmail: number; dicomwebReads: number; dicomwebWrites: number };
   webDistDir: string | undefined;
+  /** Whether /api/openapi.json and /api/docs are served (API_DOCS). */
+  apiDocs: boolean;
   stripe: { secretKey: string; webhookSecret: string } | undefined;
   uploads: {
     maxImagePixels: number;
@@ -230,5 +238,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : e.NODE_ENV === 'production'
         ? path.join(repoRoot, 'web', 'dist')
         : undefined,
+    apiDocs: e.API_DOCS === undefined ? e.NODE_ENV !== 'production' : e.API_DOCS === '1',
   };
 }

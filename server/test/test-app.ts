@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openPglite, openPostgres, type Database } from '../src/db/client.js';
@@ -29,6 +29,8 @@ export async function createTestApp(
     isWorkingJobs?: boolean;
     /** A second instance on that app's PostgreSQL database (it stays that app's to drop). */
     besides?: TestApp;
+    /** Called for every route as it is registered. */
+    onRoute?: (route: RouteOptions) => void;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
@@ -51,6 +53,7 @@ export async function createTestApp(
     logger: false,
     jobPollingSeconds: options.jobPollingSeconds,
     isWorkingJobs: options.isWorkingJobs,
+    onRoute: options.onRoute,
   });
   await app.ready();
   return {

@@ -48,6 +48,17 @@ function isReachableWithoutMfa(request: FastifyRequest): boolean {
   return url.startsWith('/api/auth/') || url === '/api/user/me';
 }
 
+/** The roles each guard made by `requireUser` admits (empty: any signed-in user). */
+const guardRoles = new WeakMap<object, readonly Role[]>();
+
+/**
+ * The roles a route's preHandler admits when it is a `requireUser` guard, else undefined: the API
+ * reference (plugins/api-docs.ts) reads who may call a route off the guard itself.
+ */
+export function rolesOfGuard(handler: unknown): readonly Role[] | undefined {
+  return typeof handler === 'function' ? guardRoles.get(handler) : undefined;
+}
+
 /**
  * Returns a preHandler that admits a signed-in user, and only with one of `roles` when given.
  * A revoked session stops working at once on this instance and within the session cache's
@@ -57,7 +68,7 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('user', null);
 
   return function requireUser(...roles: Role[]): preHandlerAsyncHookHandler {
-    return async function guard(request: FastifyRequest, _reply: FastifyReply) {
+    const guard = async function guard(request: FastifyRequest, _reply: FastifyReply) {
       const user = await authenticate(ctx, request);
       if (roles.length > 0 && !roles.includes(user.role)) {
         throw new AppError('FORBIDDEN');
@@ -72,6 +83,8 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
       }
       request.user = user;
     };
+    guardRoles.set(guard, roles);
+    return guard;
   };
 }
 

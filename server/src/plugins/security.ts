@@ -63,12 +63,15 @@ const API_HEADERS: [string, string][] = [
 ];
 
 const API_PATH = /^\/(api|dicomweb)([/?]|$)/;
+/** The API reference (plugins/api-docs.ts) is a page under /api: it gets the pages' headers. */
+const API_DOCS_PAGE = /^\/api\/docs([/?]|$)/;
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const documentHeaders = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     // On the raw response, so answers that tus writes itself carry them too.
-    for (const [name, value] of API_PATH.test(request.url) ? API_HEADERS : documentHeaders) {
+    const isApi = API_PATH.test(request.url) && !API_DOCS_PAGE.test(request.url);
+    for (const [name, value] of isApi ? API_HEADERS : documentHeaders) {
       reply.raw.setHeader(name, value);
     }
     done();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { getTableName, isTable, sql } from 'drizzle-orm';
+import { getTableName, isTable } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import * as schema from '../../db/schema/index.js';
@@ -29,14 +29,15 @@ function tablesReadByAccess(): string[] {
 
 describe('the access queries and the change feed', () => {
   it('reads only tables whose changes the feed announces', async () => {
-    const announced = await t.database.db.execute<{ table: string }>(sql`
-      select distinct c.relname as "table"
-      from pg_trigger tg
-      join pg_class c on c.oid = tg.tgrelid
-      join pg_proc p on p.oid = tg.tgfoid
-      where not tg.tgisinternal and p.proname like 'announce_archive%'
-    `);
-    const withTrigger = new Set(announced.rows.map((row) => row.table));
+    const { rows } = (await t.database.executeSql(
+      `select distinct c.relname as "table"
+       from pg_trigger tg
+       join pg_class c on c.oid = tg.tgrelid
+       join pg_proc p on p.oid = tg.tgfoid
+       where not tg.tgisinternal and p.proname like 'announce_archive%'`,
+      [],
+    )) as { rows: { table: string }[] };
+    const withTrigger = new Set(rows.map((row) => row.table));
     expect(tablesReadByAccess().filter((table) => !withTrigger.has(table))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { annotationListSchema, saveAnnotationBodySchema, saveAnnotationResponseS
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import * as annotations from './annotations.service.js';
+import { emptyResponse } from '../../plugins/api-docs.js';
 
 // A malformed item uid names nothing and answers 404 from the access check, like GET /api/image.
 const itemParams = z.object({ uid: z.string() });
@@ -12,13 +13,23 @@ const annotationParams = itemParams.extend({
   annotationUid: z.uuid({ error: 'Annotation uid must be a UUID.' }),
 });
 
+const TAGS = ['Annotations'];
+
 /** Annotations of an archive item (docs/api.md §15): every reader of the item may draw their own. */
 export function annotationsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/api/image/:uid/annotations',
-    { schema: { params: itemParams, response: { 200: annotationListSchema } }, preHandler: requireUser() },
+    {
+      schema: {
+        summary: 'The annotations of an item that the caller may see',
+        tags: TAGS,
+        params: itemParams,
+        response: { 200: annotationListSchema },
+      },
+      preHandler: requireUser(),
+    },
     async (request) => ({
       annotations: await annotations.listAnnotations(
         ctx,
@@ -33,6 +44,8 @@ export function annotationsRoutes(app: FastifyInstance, ctx: AppContext, require
     '/api/image/:uid/annotations/:annotationUid',
     {
       schema: {
+        summary: "Create or replace one of the caller's annotations (the client picks its uid)",
+        tags: TAGS,
         params: annotationParams,
         body: saveAnnotationBodySchema,
         response: { 200: saveAnnotationResponseSchema },
@@ -54,7 +67,15 @@ export function annotationsRoutes(app: FastifyInstance, ctx: AppContext, require
 
   r.delete(
     '/api/image/:uid/annotations/:annotationUid',
-    { schema: { params: annotationParams }, preHandler: requireUser() },
+    {
+      schema: {
+        summary: "Delete one of the caller's annotations",
+        tags: TAGS,
+        params: annotationParams,
+        response: { 204: emptyResponse('Deleted.') },
+      },
+      preHandler: requireUser(),
+    },
     async (request, reply) => {
       await annotations.deleteAnnotation(
         ctx,

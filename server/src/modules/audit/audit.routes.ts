@@ -9,7 +9,12 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/user/access-history',
     {
-      schema: { querystring: pageQuerySchema, response: { 200: accessHistoryPageSchema } },
+      schema: {
+        summary: "Who accessed the caller's records, newest first",
+        tags: ['Audit'],
+        querystring: pageQuerySchema,
+        response: { 200: accessHistoryPageSchema },
+      },
       preHandler: requireUser('PATIENT'),
     },
     (request) => listAccessHistory(ctx, currentUser(request), request.query),

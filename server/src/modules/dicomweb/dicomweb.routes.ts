@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import type { AppContext } from '../../context.js';
@@ -8,10 +14,19 @@ import { sendDecodeRefusal } from './decode-refusals.js';
 import { convertStoredImage, renderedTypeOf, renderStoredFrame } from './rendered-images.js';
 import * as dicomweb from './dicomweb.service.js';
 import { storeInstances, UnsupportedMediaType } from './stow.service.js';
+import {
+  DICOM_JSON,
+  imageSchema,
+  instanceParams,
+  metadataSchema,
+  renderedFrameParams,
+  searchSchema,
+  seriesParams,
+  storeSchema,
+  studyParams,
+} from './dicomweb.schemas.js';
 
 type Params = { study?: string; series?: string; instance?: string; frames?: string };
-
-const DICOM_JSON = 'application/dicom+json';
 
 function pathOf(request: FastifyRequest): dicomweb.DicomPath {
   const params = request.params as Params;
@@ -39,14 +54,26 @@ export function dicomwebRoutes(
     return reply.type(DICOM_JSON).header('cache-control', 'no-store').send(json);
   }
 
-  const searches: [string, QidoLevel][] = [
-    ['/dicomweb/studies', 'study'],
-    ['/dicomweb/studies/:study/series', 'series'],
-    ['/dicomweb/studies/:study/instances', 'instance'],
-    ['/dicomweb/studies/:study/series/:series/instances', 'instance'],
+  const searches: [string, QidoLevel, FastifySchema][] = [
+    ['/dicomweb/studies', 'study', searchSchema('QIDO-RS: search for studies')],
+    [
+      '/dicomweb/studies/:study/series',
+      'series',
+      searchSchema("QIDO-RS: search a study's series", studyParams),
+    ],
+    [
+      '/dicomweb/studies/:study/instances',
+      'instance',
+      searchSchema("QIDO-RS: search a study's instances", studyParams),
+    ],
+    [
+      '/dicomweb/studies/:study/series/:series/instances',
+      'instance',
+      searchSchema("QIDO-RS: search a series' instances", seriesParams),
+    ],
   ];
-  for (const [url, level] of searches) {
-    app.get(url, signedIn, async (request, reply) => {
+  for (const [url, level, schema] of searches) {
+    app.get(url, { ...signedIn, schema }, async (request, reply) => {
       const answer = await dicomweb.search(
         ctx,
         currentUser(request),
@@ -66,12 +93,19 @@ export function dicomwebRoutes(
     });
   }
 
-  for (const url of [
-    '/dicomweb/studies/:study/metadata',
-    '/dicomweb/studies/:study/series/:series/metadata',
-    '/dicomweb/studies/:study/series/:series/instances/:instance/metadata',
-  ]) {
-    app.get(url, signedIn, async (request, reply) => {
+  const metadata: [string, FastifySchema][] = [
+    ['/dicomweb/studies/:study/metadata', metadataSchema("WADO-RS: a study's metadata", studyParams)],
+    [
+      '/dicomweb/studies/:study/series/:series/metadata',
+      metadataSchema("WADO-RS: a series' metadata", seriesParams),
+    ],
+    [
+      '/dicomweb/studies/:study/series/:series/instances/:instance/metadata',
+      metadataSchema("WADO-RS: an instance's metadata", instanceParams),
+    ],
+  ];
+  for (const [url, schema] of metadata) {
+    app.get(url, { ...signedIn, schema }, async (request, reply) => {
       const chunks = await dicomweb.metadataAt(ctx, currentUser(request), pathOf(request), request.ip);
       return sendJson(reply, Readable.from(chunks, { objectMode: false }));
     });
@@ -103,12 +137,22 @@ export function dicomwebRoutes(
 
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/rendered',
-    signedIn,
+    {
+      ...signedIn,
+      schema: imageSchema(
+        "An instance's first frame, rendered",
+        instanceParams,
+        'Windowed as in the preview.',
+      ),
+    },
     (request, reply) => sendRendered(request, reply, 1),
   );
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames/rendered',
-    signedIn,
+    {
+      ...signedIn,
+      schema: imageSchema('One frame, rendered', renderedFrameParams, 'Windowed as in the preview.'),
+    },
     (request, reply) => {
       const frame = Number((request.params as Params).frames);
       if (!Number.isInteger(frame) || frame < 1) {
@@ -120,7 +164,7 @@ export function dicomwebRoutes(
 
   // STOW-RS bodies are read as they arrive (stow.service.ts), never parsed whole by Fastify.
   app.addContentTypeParser('multipart/related', (_request, payload, done) => done(null, payload));
-  app.post('/dicomweb/studies', storing, async (request, reply) => {
+  app.post('/dicomweb/studies', { ...storing, schema: storeSchema }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     try {
       const answer = await storeInstances(
@@ -146,11 +190,18 @@ export function dicomwebRoutes(
   });
 
   /** A series' thumbnail (drawn with the study's preview), or the study's own preview thumbnail. */
-  for (const url of [
-    '/dicomweb/studies/:study/thumbnail',
-    '/dicomweb/studies/:study/series/:series/thumbnail',
-  ]) {
-    app.get(url, signedIn, async (request, reply) => {
+  const thumbnails: [string, FastifySchema][] = [
+    [
+      '/dicomweb/studies/:study/thumbnail',
+      imageSchema("A study's preview thumbnail", studyParams, '404 until the background job has made it.'),
+    ],
+    [
+      '/dicomweb/studies/:study/series/:series/thumbnail',
+      imageSchema("A series' thumbnail", seriesParams, '404 until the background job has made it.'),
+    ],
+  ];
+  for (const [url, schema] of thumbnails) {
+    app.get(url, { ...signedIn, schema }, async (request, reply) => {
       const type = renderedTypeOf(request.headers.accept);
       if (!type) {
         return reply.status(406).send({ error: 'Thumbnails are available as image/jpeg or image/png.' });

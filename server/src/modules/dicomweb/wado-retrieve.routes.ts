@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
@@ -22,6 +22,14 @@ import { sendDecodeRefusal } from './decode-refusals.js';
 import { imageAttributesOf, readEncapsulatedFrames } from './encapsulated-frames.js';
 import { readNativeFrames } from './native-frames.js';
 import { acceptsBulkData, acceptsStoredInstances, frameEncodingFor } from './wado-accept.js';
+import {
+  bulkDataParams,
+  framesParams,
+  instanceParams,
+  retrieveSchema,
+  seriesParams,
+  studyParams,
+} from './dicomweb.schemas.js';
 
 type Params = { study: string; series?: string; instance?: string; frames?: string; '*'?: string };
 
@@ -109,12 +117,22 @@ export function wadoRetrieveRoutes(
     return row!;
   }
 
-  for (const url of [
-    '/dicomweb/studies/:study',
-    '/dicomweb/studies/:study/series/:series',
-    '/dicomweb/studies/:study/series/:series/instances/:instance',
-  ]) {
-    app.get(url, signedIn, async (request, reply) => {
+  const NO_TRANSCODING =
+    'multipart/related; type="application/dicom": each part a stored file byte for byte. Never ' +
+    'transcoded: an Accept asking for another transfer syntax gets 406.';
+  const retrievals: [string, FastifySchema][] = [
+    ['/dicomweb/studies/:study', retrieveSchema("WADO-RS: a study's instances", studyParams, NO_TRANSCODING)],
+    [
+      '/dicomweb/studies/:study/series/:series',
+      retrieveSchema("WADO-RS: a series' instances", seriesParams, NO_TRANSCODING),
+    ],
+    [
+      '/dicomweb/studies/:study/series/:series/instances/:instance',
+      retrieveSchema('WADO-RS: one instance', instanceParams, NO_TRANSCODING),
+    ],
+  ];
+  for (const [url, schema] of retrievals) {
+    app.get(url, { ...signedIn, schema }, async (request, reply) => {
       const rows = await dicomweb.instancesAt(
         ctx,
         currentUser(request),
@@ -141,7 +159,15 @@ export function wadoRetrieveRoutes(
 
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames',
-    signedIn,
+    {
+      ...signedIn,
+      schema: retrieveSchema(
+        'WADO-RS: frames',
+        framesParams,
+        'multipart/related; type="application/octet-stream": uncompressed little endian by default or ' +
+          'with transfer-syntax=1.2.840.10008.1.2.1; as stored with transfer-syntax=* or the stored syntax.',
+      ),
+    },
     async (request, reply) => {
       const numbers = frameNumbersOf((request.params as Params).frames);
       if (!numbers) {
@@ -177,7 +203,15 @@ export function wadoRetrieveRoutes(
 
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/bulkdata/*',
-    signedIn,
+    {
+      ...signedIn,
+      schema: retrieveSchema(
+        'WADO-RS: a bulk data value',
+        bulkDataParams,
+        'multipart/related; type="application/octet-stream" with one part: binary values little endian, ' +
+          'text as UTF-8. Named by the BulkDataURI of the metadata.',
+      ),
+    },
     async (request, reply) => {
       // Checked before the instance is looked up, so a malformed path tells nothing about it.
       const place = parseBulkDataPath((request.params as Params)['*'] ?? '');

@@ -21,6 +21,7 @@ import * as identity from './identity.service.js';
 import { refreshSession } from './session.service.js';
 import { resendEmailConfirmation, useEmailLink } from './email-verification.service.js';
 import { currentUser, optionalUser, type RequireUser } from '../../plugins/auth.js';
+import { emptyResponse, SESSION_COOKIE_SECURITY } from '../../plugins/api-docs.js';
 
 const SESSION_COOKIE = 'ra_session';
 const COOKIE_PATH = '/api/auth';
@@ -35,6 +36,8 @@ function setSessionCookie(reply: FastifyReply, secret: string): void {
   });
 }
 
+const TAGS = ['Identity'];
+
 /** Confirmation emails a signed-in user may ask for again, per 15 minutes. */
 const RESEND_PER_QUARTER_HOUR = 3;
 
@@ -47,7 +50,12 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/signup',
     {
-      schema: { body: signupBodySchema, response: { 201: signupResponseSchema } },
+      schema: {
+        summary: 'Sign up as a patient or a physician',
+        tags: TAGS,
+        body: signupBodySchema,
+        response: { 201: signupResponseSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config),
     },
     async (request, reply) => {
@@ -59,7 +67,14 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/signin',
     {
-      schema: { body: signinBodySchema, response: { 200: signinResponseSchema } },
+      schema: {
+        summary: 'Sign in',
+        description:
+          'Answers an access token, or a two-factor challenge when the account has two-factor sign-in.',
+        tags: TAGS,
+        body: signinBodySchema,
+        response: { 200: signinResponseSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
     },
     async (request, reply) => {
@@ -76,7 +91,14 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
 
   r.post(
     '/api/auth/refresh',
-    { schema: { response: { 200: authResponseSchema } } },
+    {
+      schema: {
+        summary: 'Refresh the access token with the session cookie',
+        tags: TAGS,
+        security: SESSION_COOKIE_SECURITY,
+        response: { 200: authResponseSchema },
+      },
+    },
     async (request, reply) => {
       const { auth, cookieSecret } = await refreshSession(ctx, request.cookies[SESSION_COOKIE]);
       if (cookieSecret) {
@@ -86,16 +108,32 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
     },
   );
 
-  r.post('/api/auth/signout', async (request, reply) => {
-    await identity.signOut(ctx, request.cookies[SESSION_COOKIE]);
-    void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
-    return reply.status(204).send();
-  });
+  r.post(
+    '/api/auth/signout',
+    {
+      schema: {
+        summary: 'Sign out: end the session of the cookie',
+        tags: TAGS,
+        security: SESSION_COOKIE_SECURITY,
+        response: { 204: emptyResponse('Signed out; the session cookie is cleared.') },
+      },
+    },
+    async (request, reply) => {
+      await identity.signOut(ctx, request.cookies[SESSION_COOKIE]);
+      void reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+      return reply.status(204).send();
+    },
+  );
 
   r.post(
     '/api/auth/verify-email',
     {
-      schema: { body: verifyEmailBodySchema, response: { 200: successSchema } },
+      schema: {
+        summary: 'Use an email link: confirm, change or keep an address',
+        tags: TAGS,
+        body: verifyEmailBodySchema,
+        response: { 200: successSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config),
     },
     async (request) => {
@@ -112,7 +150,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/verify-email/resend',
     {
-      schema: { response: { 200: successSchema } },
+      schema: { summary: 'Send the confirmation email again', tags: TAGS, response: { 200: successSchema } },
       preHandler: [
         requireUser(),
         app.rateLimit({
@@ -133,6 +171,8 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
     '/api/auth/portal/:role',
     {
       schema: {
+        summary: "Check that an address may use a role's sign-in page",
+        tags: TAGS,
         params: z.object({ role: z.string() }),
         body: portalBodySchema,
         response: { 200: successSchema },
@@ -149,7 +189,12 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/reset-password',
     {
-      schema: { body: resetRequestBodySchema, response: { 200: successSchema } },
+      schema: {
+        summary: 'Ask for a password reset link',
+        tags: TAGS,
+        body: resetRequestBodySchema,
+        response: { 200: successSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config),
     },
     async (request) => {
@@ -161,7 +206,12 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.post(
     '/api/auth/reset-password/confirm',
     {
-      schema: { body: resetConfirmBodySchema, response: { 200: successSchema } },
+      schema: {
+        summary: 'Choose a new password with a reset link',
+        tags: TAGS,
+        body: resetConfirmBodySchema,
+        response: { 200: successSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config),
     },
     async (request) => {

@@ -15,6 +15,8 @@ import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { credentialRateLimits, perUserRateLimit, type AccountRateLimit } from '../../plugins/rate-limit.js';
 import * as mfa from './mfa.service.js';
 
+const TAGS = ['Two-factor sign-in'];
+
 /**
  * Two-factor sign-in (docs/api.md §6). `signInAttempts` is sign-in's own per-account limit, so
  * that guessing codes costs the same attempts as guessing passwords.
@@ -32,7 +34,12 @@ export function mfaRoutes(
   r.post(
     '/api/auth/mfa/totp/setup',
     {
-      schema: { body: mfaSetupBodySchema, response: { 200: mfaSetupResponseSchema } },
+      schema: {
+        summary: 'Start setting up two-factor sign-in: a new secret',
+        tags: TAGS,
+        body: mfaSetupBodySchema,
+        response: { 200: mfaSetupResponseSchema },
+      },
       preHandler: signedInAndLimited(),
     },
     (request) => mfa.setUpTotp(ctx, currentUser(request), request.body.password),
@@ -41,7 +48,12 @@ export function mfaRoutes(
   r.post(
     '/api/auth/mfa/totp/enable',
     {
-      schema: { body: mfaEnableBodySchema, response: { 200: mfaEnableResponseSchema } },
+      schema: {
+        summary: 'Turn two-factor sign-in on with a first code',
+        tags: TAGS,
+        body: mfaEnableBodySchema,
+        response: { 200: mfaEnableResponseSchema },
+      },
       preHandler: signedInAndLimited(),
     },
     async (request) => ({
@@ -52,7 +64,12 @@ export function mfaRoutes(
   r.post(
     '/api/auth/mfa/totp/disable',
     {
-      schema: { body: mfaDisableBodySchema, response: { 200: successSchema } },
+      schema: {
+        summary: 'Turn two-factor sign-in off',
+        tags: TAGS,
+        body: mfaDisableBodySchema,
+        response: { 200: successSchema },
+      },
       preHandler: signedInAndLimited(),
     },
     async (request) => {
@@ -64,7 +81,12 @@ export function mfaRoutes(
   r.post(
     '/api/auth/mfa/verify',
     {
-      schema: { body: mfaVerifyBodySchema, response: { 200: authResponseSchema } },
+      schema: {
+        summary: 'Complete a sign-in with a code or a recovery code',
+        tags: TAGS,
+        body: mfaVerifyBodySchema,
+        response: { 200: authResponseSchema },
+      },
       preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
     },
     async (request, reply) => {

@@ -17,6 +17,7 @@ import * as notes from './image-notes.service.js';
 import * as images from './images.service.js';
 
 const uidParams = z.object({ uid: z.string() });
+const TAGS = ['Images'];
 
 export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -24,7 +25,13 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
   r.get(
     '/api/user/:uid/images',
     {
-      schema: { params: uidParams, querystring: pageQuerySchema, response: { 200: imagePageSchema } },
+      schema: {
+        summary: "A patient's archive items, newest first",
+        tags: TAGS,
+        params: uidParams,
+        querystring: pageQuerySchema,
+        response: { 200: imagePageSchema },
+      },
       preHandler: requireUser(),
     },
     async (request, reply) =>
@@ -38,7 +45,12 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
   r.post(
     '/api/user/upload-image',
     {
-      schema: { body: uploadImageBodySchema, response: { 201: uploadImageResponseSchema } },
+      schema: {
+        summary: "Add a raster image to a patient's archive from a finished upload",
+        tags: TAGS,
+        body: uploadImageBodySchema,
+        response: { 201: uploadImageResponseSchema },
+      },
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
     },
     async (request, reply) => {
@@ -49,7 +61,15 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
 
   r.get(
     '/api/image/:uid',
-    { schema: { params: uidParams, response: { 200: imageResponseSchema } }, preHandler: requireUser() },
+    {
+      schema: {
+        summary: 'One archive item',
+        tags: TAGS,
+        params: uidParams,
+        response: { 200: imageResponseSchema },
+      },
+      preHandler: requireUser(),
+    },
     async (request) => ({
       image: await images.getImage(ctx, currentUser(request), request.params.uid, request.ip),
     }),
@@ -59,7 +79,13 @@ export function imagesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
     r.route({
       method,
       url: '/api/image/:uid',
-      schema: { params: uidParams, body: updateNoteBodySchema, response: { 200: updateNoteResponseSchema } },
+      schema: {
+        summary: "Write the caller's note (and key images) on an item",
+        tags: TAGS,
+        params: uidParams,
+        body: updateNoteBodySchema,
+        response: { 200: updateNoteResponseSchema },
+      },
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
       handler: async (request) => ({
         success: true as const,

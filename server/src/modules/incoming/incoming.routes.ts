@@ -7,12 +7,21 @@ import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { assignIncoming, listIncoming } from './incoming.service.js';
 
+const TAGS = ['Incoming'];
+
 export function incomingRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/api/user/incoming',
-    { schema: { response: { 200: incomingListSchema } }, preHandler: requireUser('PHYSICIAN') },
+    {
+      schema: {
+        summary: "The caller's Incoming list: studies received without a patient",
+        tags: TAGS,
+        response: { 200: incomingListSchema },
+      },
+      preHandler: requireUser('PHYSICIAN'),
+    },
     (request) => listIncoming(ctx, currentUser(request)),
   );
 
@@ -20,6 +29,8 @@ export function incomingRoutes(app: FastifyInstance, ctx: AppContext, requireUse
     '/api/user/incoming/:uid/assign',
     {
       schema: {
+        summary: "File a study of the Incoming list in a patient's archive",
+        tags: TAGS,
         params: z.object({ uid: z.string() }),
         body: assignIncomingBodySchema,
         response: { 200: assignIncomingResponseSchema },

@@ -10,6 +10,9 @@ import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import * as notifications from './notifications.service.js';
 import { replyIfNotModified } from '../../lib/not-modified.js';
+import { emptyResponse } from '../../plugins/api-docs.js';
+
+const TAGS = ['Notifications'];
 
 export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -17,12 +20,21 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
   r.get(
     '/api/notification/polling',
     {
-      schema: { response: { 200: notificationListSchema } },
+      schema: {
+        summary: "The caller's notifications, newest first",
+        description: 'Not user activity: polling keeps no session alive.',
+        tags: TAGS,
+        response: {
+          200: notificationListSchema,
+          204: emptyResponse('No notifications.'),
+          304: emptyResponse('Nothing changed since the ETag sent in If-None-Match.'),
+        },
+      },
       config: { isBackground: true },
       preHandler: requireUser(),
     },
     async (request, typedReply) => {
-      // 204 and 304 carry no body, so they are outside the typed response schema.
+      // 204 and 304 carry no body: sent on the untyped reply, like the ETag checks' answers.
       const reply = typedReply as FastifyReply;
       const user = currentUser(request);
       // Messages name patients, so no copy is kept; a client that sends the ETag back still gets 304.
@@ -42,7 +54,12 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
   r.put(
     '/api/notification/read',
     {
-      schema: { body: markReadBodySchema, response: { 200: markReadResponseSchema } },
+      schema: {
+        summary: 'Mark notifications as read',
+        tags: TAGS,
+        body: markReadBodySchema,
+        response: { 200: markReadResponseSchema },
+      },
       preHandler: requireUser(),
     },
     async (request) => ({
@@ -54,7 +71,12 @@ export function notificationsRoutes(app: FastifyInstance, ctx: AppContext, requi
   r.get(
     '/api/notification/unread-count',
     {
-      schema: { response: { 200: unreadCountSchema } },
+      schema: {
+        summary: "How many of the caller's notifications are unread",
+        description: 'Not user activity: it keeps no session alive.',
+        tags: TAGS,
+        response: { 200: unreadCountSchema },
+      },
       config: { isBackground: true },
       preHandler: requireUser(),
     },

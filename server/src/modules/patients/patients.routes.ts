@@ -10,6 +10,8 @@ import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import * as patients from './patients.service.js';
 
+const TAGS = ['Patients'];
+
 export function patientsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -17,6 +19,9 @@ export function patientsRoutes(app: FastifyInstance, ctx: AppContext, requireUse
     '/api/auth/add-patient',
     {
       schema: {
+        summary: 'Add a patient: link an account, or create one and invite them',
+        description: '201 when an account was created, 200 when an existing one was linked.',
+        tags: TAGS,
         body: addPatientBodySchema,
         response: { 200: addPatientResponseSchema, 201: addPatientResponseSchema },
       },
@@ -31,7 +36,12 @@ export function patientsRoutes(app: FastifyInstance, ctx: AppContext, requireUse
   r.get(
     '/api/user/patients',
     {
-      schema: { querystring: pageQuerySchema, response: { 200: patientPageSchema } },
+      schema: {
+        summary: "The caller's patients, with their latest items",
+        tags: TAGS,
+        querystring: pageQuerySchema,
+        response: { 200: patientPageSchema },
+      },
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
     },
     (request) => patients.listPatients(ctx, currentUser(request), request.query, request.ip),

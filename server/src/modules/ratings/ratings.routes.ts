@@ -9,7 +9,12 @@ export function ratingsRoutes(app: FastifyInstance, ctx: AppContext, requireUser
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/user/rate',
     {
-      schema: { body: rateBodySchema, response: { 200: rateResponseSchema } },
+      schema: {
+        summary: "Rate a radiologist who has reviewed the caller's images",
+        tags: ['Ratings'],
+        body: rateBodySchema,
+        response: { 200: rateResponseSchema },
+      },
       preHandler: requireUser('PATIENT'),
     },
     async (request) => ({

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { nonJsonResponse } from '../../plugins/api-docs.js';
 import { auditReads } from '../audit/index.js';
 import { FILES_PREFIX, verifySignedPath, type SignedQuery } from './signed-url.js';
-import { mimeOfKey } from './file-types.js';
+import { mimeOfKey, SUPPORTED_IMAGE_FORMATS } from './file-types.js';
 import type { ByteRange } from './storage.js';
 
 /** Parses a single `bytes=a-b` range; null when absent, 'invalid' when it cannot be served. */
@@ -36,6 +38,32 @@ function refuse(reply: FastifyReply, status: 403 | 404 | 416, size?: number) {
     .send(status === 403 ? { error: 'This link is invalid or has expired.' } : { error: 'Not found.' });
 }
 
+const FILE_TYPES = [
+  ...Object.values(SUPPORTED_IMAGE_FORMATS).map((format) => format.mime),
+  'application/octet-stream',
+];
+
+const fileSchema: FastifySchema = {
+  summary: 'A stored file, by a signed URL issued in another answer',
+  description: 'No bearer token: the URL is the permission. 206 for a single `Range: bytes=a-b`.',
+  tags: ['Files'],
+  params: z.object({ '*': z.string().describe("The file's storage key.") }),
+  // The signature is checked by the handler (403 when wrong), never by a schema.
+  documentedOnly: {
+    querystring: z.object({
+      expires: z.string().describe('Unix seconds.'),
+      sig: z.string(),
+      u: z.string().optional().describe('The viewer the URL was issued to.'),
+      p: z.string().optional().describe('The patient the file belongs to.'),
+    }),
+    headers: z.object({ range: z.string().optional().describe('One range: bytes=a-b, a- or -n.') }),
+  },
+  response: {
+    200: nonJsonResponse('The file.', FILE_TYPES),
+    206: nonJsonResponse('The range asked for.', FILE_TYPES),
+  },
+};
+
 /** Pictures are the only stored files that may be served without naming a patient (staff's own). */
 const MAY_BE_ANONYMOUS = /^profiles\//;
 
@@ -46,6 +74,7 @@ const MAY_BE_ANONYMOUS = /^profiles\//;
 export function filesRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { '*': string }; Querystring: SignedQuery }>(
     `${FILES_PREFIX}*`,
+    { schema: fileSchema },
     async (request, reply) => {
       const key = request.params['*'];
       const path = `${FILES_PREFIX}${key}`;

@@ -11,7 +11,12 @@ export function studiesRoutes(app: FastifyInstance, ctx: AppContext, requireUser
   r.post(
     '/api/user/upload-study',
     {
-      schema: { body: uploadStudyBodySchema, response: { 201: uploadStudyResponseSchema } },
+      schema: {
+        summary: "File uploaded DICOM files in a patient's archive",
+        tags: ['Studies'],
+        body: uploadStudyBodySchema,
+        response: { 201: uploadStudyResponseSchema },
+      },
       preHandler: requireUser('PHYSICIAN', 'RADIOLOGIST'),
     },
     async (request, reply) => {
