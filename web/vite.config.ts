@@ -14,6 +14,9 @@ export default defineConfig({
     }),
     precompress(),
   ],
+  // @ra/shared's source, by the `paths` of tsconfig.base.json (its package exports name the
+  // compiled shared/dist, for plain Node).
+  resolve: { tsconfigPaths: true },
   css: {
     preprocessorOptions: {
       scss: {
