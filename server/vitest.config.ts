@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // @ra/shared's source, by the `paths` of tsconfig.base.json (plain Node reads shared/dist).
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,

@@ -8,9 +8,15 @@ const children = new Map<string, ChildProcess>();
 /** Time for a new server's start-up work (seeding, job queue) to finish before it is measured. */
 const SETTLE_MS = 3_000;
 
-/** The app server runs with the V8 flags `npm start` gives it (server/package.json). */
-function nodeFlags(script: string): string[] {
-  return script === 'server/src/main.ts' ? SERVER_NODE_FLAGS : [];
+/** The compiled app server, as `npm start` runs it; `npm run bench` builds it first. */
+const APP_SERVER = 'server/dist/main.js';
+
+/**
+ * How Node runs a script: the app server compiled, with the V8 flags `npm start` gives it
+ * (server/package.json); the bench's own TypeScript servers through tsx.
+ */
+function nodeArgs(script: string): string[] {
+  return script === APP_SERVER ? [...SERVER_NODE_FLAGS, script] : ['--import', 'tsx', script];
 }
 
 /**
@@ -28,7 +34,7 @@ export async function startServer(
     process.env.BENCH_PROFILE_DIR && script.startsWith('server/')
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : [];
-  const child = spawn(process.execPath, [...profile, ...nodeFlags(script), '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...profile, ...nodeArgs(script)], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -78,7 +84,7 @@ export async function stopServers(): Promise<void> {
 
 /** The production server with the demo data: on embedded PGlite in `dataDir`, or on `env.DATABASE_URL`. */
 export function startAppServer(dataDir: string, env: Record<string, string> = {}): Promise<string> {
-  return startServer('server/src/main.ts', '/api/health', {
+  return startServer(APP_SERVER, '/api/health', {
     ...env,
     NODE_ENV: 'production',
     DATA_DIR: dataDir,

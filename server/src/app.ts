@@ -69,10 +69,18 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+/**
+ * JSON lines (docs/operations.md §11), except on a terminal outside production (`npm run dev`),
+ * where pino-pretty, a development dependency, prints them for people to read.
+ */
+function isReadByPeople(config: Config): boolean {
+  return config.env !== 'production' && process.stdout.isTTY;
+}
+
 /** Never log credentials or query strings (reset links carry tokens there). */
-function loggerOptions(level: string): FastifyServerOptions['logger'] {
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
-    level,
+    level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     serializers: {
       err: serializeError,
@@ -83,13 +91,21 @@ function loggerOptions(level: string): FastifyServerOptions['logger'] {
         ip: req.ip,
       }),
     },
+    ...(isReadByPeople(config)
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true },
+          },
+        }
+      : {}),
   };
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger: options.logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     logController: new OneLinePerRequest(),

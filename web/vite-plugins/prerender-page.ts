@@ -53,6 +53,8 @@ export function prerenderPage(options: PrerenderOptions): Plugin {
         const { module } = await runnerImport<{ render: () => string }>(path.resolve(root, options.render), {
           configFile: false,
           root,
+          // @ra/shared's source, as in the build (vite.config.ts).
+          resolve: { tsconfigPaths: true },
           logLevel: 'error',
         });
         let html = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');

@@ -1,4 +1,4 @@
-import { TtlCache } from '../lib/ttl-cache.js';
+import { LRUCache } from 'lru-cache';
 import type { ChangeFeed, ChangeTopic } from './change-feed.js';
 
 /**
@@ -16,8 +16,12 @@ export function groupedKey(group: string, ...parts: (string | number | boolean)[
   return [group, ...parts].map((part) => encodeURIComponent(String(part))).join(GROUP_END);
 }
 
-export class SharedCache<V> {
-  private readonly entries: TtlCache<string, V>;
+/** Entries kept when the caller names no bound. */
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+export class SharedCache<V extends NonNullable<unknown>> {
+  /** Entries expire after `ttlMs`; past `maxEntries` the least recently used one goes. */
+  private readonly entries: LRUCache<string, V>;
   /** Bumped by every invalidation, so a load that raced one does not store what it read. */
   private generation = 0;
 
@@ -30,14 +34,18 @@ export class SharedCache<V> {
      */
     options: { ttlMs: number; maxEntries?: number; grouped?: boolean },
   ) {
-    this.entries = new TtlCache(options.ttlMs, options.maxEntries);
+    this.entries = new LRUCache({ ttl: options.ttlMs, max: options.maxEntries ?? DEFAULT_MAX_ENTRIES });
     feed.on(topic, (keys) => {
       if (keys === null) {
         this.clear();
       } else if (options.grouped) {
         const prefixes = keys.map((key) => `${encodeURIComponent(key)}${GROUP_END}`);
         this.generation += 1;
-        this.entries.deleteWhere((key) => prefixes.some((prefix) => key.startsWith(prefix)));
+        for (const key of [...this.entries.keys()]) {
+          if (prefixes.some((prefix) => key.startsWith(prefix))) {
+            this.entries.delete(key);
+          }
+        }
       } else {
         keys.forEach((key) => this.delete(key));
       }

@@ -45,3 +45,29 @@ describe('the content security policy of pages', () => {
     expect(policy.has('child-src')).toBe(false);
   });
 });
+
+describe('the headers of pages', () => {
+  it('are the ones helmet 8 sent with the archive’s options, each once (helmet is no longer called)', async () => {
+    const response = await app.inject({ method: 'GET', url: '/imageview' });
+    const notSecurity = new Set(['content-type', 'content-length', 'date', 'connection']);
+    const security = Object.fromEntries(
+      Object.entries(response.headers).filter(([name]) => !notSecurity.has(name)),
+    );
+    expect(security).toEqual({
+      'content-security-policy':
+        "default-src 'self';script-src 'self' 'wasm-unsafe-eval';style-src 'self' 'unsafe-inline';" +
+        "img-src 'self' data: blob:;font-src 'self' data:;connect-src 'self';object-src 'none';" +
+        "base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
+  });
+});

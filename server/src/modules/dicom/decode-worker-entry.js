@@ -1,9 +1,7 @@
-// A decode thread's entry (decode-pool.ts): Node 20 does not hand a worker the parent's TypeScript
-// loader, so the thread registers tsx itself before loading its TypeScript module. Piscina calls the
-// export named by each task.
-import { register } from 'tsx/esm/api';
+// A decode thread's entry (decode-pool.ts): loads decode-tasks, compiled or through tsx
+// (lib/worker-module.js explains which). Piscina calls the export named by each task.
+import { importWorkerModule } from '../../lib/worker-module.js';
 
-register();
-const tasks = await import('./decode-tasks.ts');
+const tasks = await importWorkerModule(import.meta.url, 'decode-tasks');
 
 export const { renderEncoded, renderPreview, readFrames, decodeFrames, readBulkData, readInstance } = tasks;

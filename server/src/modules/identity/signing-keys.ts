@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { desc, gt, isNull, or } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { ACCESS_TOKEN_SECONDS } from '@ra/shared';
 import type { Db } from '../../db/client.js';
-import { TtlCache } from '../../lib/ttl-cache.js';
 import { signingKeys } from '../../db/schema/identity.js';
 
 type Key = Awaited<ReturnType<typeof importJWK>>;
@@ -44,10 +44,10 @@ export class SigningKeys {
    * Claims of tokens whose signature was checked, by the token's exact text: the same bytes
    * verify the same way, so only the expiry is checked again on later requests.
    */
-  private readonly verified = new TtlCache<string, VerifiedToken>(
-    ACCESS_TOKEN_SECONDS * 1000,
-    VERIFIED_TOKENS_MAX,
-  );
+  private readonly verified = new LRUCache<string, VerifiedToken>({
+    ttl: ACCESS_TOKEN_SECONDS * 1000,
+    max: VERIFIED_TOKENS_MAX,
+  });
 
   constructor(
     private readonly db: Db,
@@ -80,7 +80,7 @@ export class SigningKeys {
 
   /** Returns the claims of a valid token, or null for a bad, expired or foreign one. */
   async verify(token: string, now = Date.now()): Promise<AccessClaims | null> {
-    const known = this.verified.get(token, now);
+    const known = this.verified.get(token);
     if (known) {
       return known.expiresAtMs > now ? known.claims : null;
     }
@@ -92,7 +92,7 @@ export class SigningKeys {
       });
       const claims = toClaims(payload);
       if (claims && payload.exp !== undefined) {
-        this.verified.set(token, { claims, expiresAtMs: payload.exp * 1000 }, now);
+        this.verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
       }
       return claims;
     } catch {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { TtlCache } from '../../lib/ttl-cache.js';
+import { LRUCache } from 'lru-cache';
 
 /** Files are served only through URLs signed with a server secret and valid for a limited time. */
 export const SIGNED_URL_SECONDS = 30 * 60;
@@ -42,17 +42,20 @@ export function expiryFor(now: number): number {
 
 /** Signs file URLs with the server's secret, remembering the signatures of the current step. */
 export class UrlSigner {
-  private readonly signatures = new TtlCache<string, string>(EXPIRY_STEP_SECONDS * 1000, MEMO_MAX);
+  private readonly signatures = new LRUCache<string, string>({
+    ttl: EXPIRY_STEP_SECONDS * 1000,
+    max: MEMO_MAX,
+  });
 
   constructor(private readonly secret: string) {}
 
   sign(path: string, audience: FileAudience | null, now = Date.now()): string {
     const expires = expiryFor(now);
     const memoKey = `${expires}\n${path}\n${audience?.viewerId ?? ''}\n${audience?.patientId ?? ''}`;
-    let sig = this.signatures.get(memoKey, now);
+    let sig = this.signatures.get(memoKey);
     if (sig === undefined) {
       sig = signature(this.secret, path, expires, audience);
-      this.signatures.set(memoKey, sig, now);
+      this.signatures.set(memoKey, sig);
     }
     const url = `${path}?expires=${expires}&sig=${sig}`;
     return audience ? `${url}&u=${audience.viewerId}&p=${audience.patientId}` : url;

@@ -17,7 +17,7 @@ export type PartOutcome =
 const MAX_PENDING_PARTS = 16;
 const MAX_PENDING_BYTES = 64 * 1024 ** 2;
 
-/** The worker's entry, which loads its TypeScript through tsx as the server itself is run. */
+/** The worker's entry, which loads the compiled worker module or its TypeScript (lib/worker-module.js). */
 const WORKER_ENTRY = new URL('./dicom-part-worker-entry.js', import.meta.url);
 
 interface Waiting {

@@ -1,6 +1,5 @@
-// The worker thread's entry: Node 20 does not hand a worker the parent's TypeScript loader, so
-// the worker registers tsx itself before loading its TypeScript module.
-import { register } from 'tsx/esm/api';
+// The part reader thread's entry (dicom-part-readers.ts): loads dicom-part-worker, compiled or
+// through tsx (lib/worker-module.js explains which).
+import { importWorkerModule } from '../../lib/worker-module.js';
 
-register();
-await import('./dicom-part-worker.ts');
+await importWorkerModule(import.meta.url, 'dicom-part-worker');
