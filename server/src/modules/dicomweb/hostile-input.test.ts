@@ -150,7 +150,8 @@ describe('hostile files: each refused on its own, the rest filed (docs/api.md §
     expect(bulk.statusCode).toBe(200);
     const [part] = await partsOf(bulk);
     expect(part!.body.toString('utf8')).toBe(report);
-    // To anyone else the same URI, and any malformed one, is not found.
+    // Without a session it is refused; to anyone else the same URI, and any malformed one, is not found.
+    expect((await t.app.inject({ method: 'GET', url: reportUri! })).statusCode).toBe(401);
     expect((await get(reportUri!, people.stranger.token, '*/*')).statusCode).toBe(404);
     expect(
       (await get(reportUri!.replace(/0040A160$/, '0040a160'), people.patient.token, '*/*')).statusCode,
