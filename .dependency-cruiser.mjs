@@ -17,22 +17,24 @@ const TABLES = {
   'hospitals.ts': { owners: ['hospitals'] },
   'roster.ts': { owners: ['hospitals', 'identity'] },
   'identity.ts': { owners: ['identity'], paths: ['^server/src/lib/server-secrets\\.ts$'] },
-  'images.ts': {
-    // studies writes the archive item of each study it files; uploads its own uploads table.
-    owners: ['images', 'studies', 'uploads'],
+  'archive-items.ts': {
+    // studies writes the archive item of each study it files.
+    owners: ['archive-items', 'studies'],
     readers: {
       access: 'who may read an item',
       annotations: "an annotation's item",
       dicomweb: 'the archive items behind DICOMweb answers',
+      uploads: 'the storage quota counts the bytes each user stored',
     },
   },
   'incoming.ts': { owners: ['incoming'] },
+  'uploads.ts': { owners: ['uploads'] },
   'notifications.ts': { owners: ['notifications'] },
   'payments.ts': { owners: ['payments', 'ratings'], readers: { access: 'paid invoices grant reads' } },
   'studies.ts': {
     owners: ['studies'],
     readers: {
-      images: "a study's summary in item lists, and key images naming its frames",
+      'archive-items': "a study's summary in item lists, and key images naming its frames",
       dicomweb: 'QIDO-RS and WADO-RS answer from the filed studies, series and instances',
     },
   },
@@ -43,7 +45,7 @@ const TABLES = {
       access: 'roles and links behind every decision',
       annotations: "authors' names",
       audit: "actors' names in access history",
-      images: "patients' and uploaders' names in item lists",
+      'archive-items': "patients' and uploaders' names in item lists",
       patients: "patients' names and birth dates",
       payments: "radiologists' fees and names on invoices",
       ratings: 'whether a radiologist accepts ratings',

@@ -14,7 +14,7 @@ import {
   listImagesOfPatient,
   listNewestImagesOfPatients,
   selectImageCounts,
-} from '../server/src/modules/images/images.repository.js';
+} from '../server/src/modules/archive-items/archive-items.repository.js';
 import { listNewest } from '../server/src/modules/notifications/notifications.repository.js';
 import { listPatients } from '../server/src/modules/patients/patients.repository.js';
 import { Api } from './lib/api.js';
@@ -127,7 +127,7 @@ async function growArchive(database: BenchDatabase, total: number): Promise<void
   );
   const physicianId = bulkPhysician.rows[0]!.id;
   const { rows } = await database.pool.query<{ count: string }>(
-    `select count(*) from images where storage_key like 'bench-bulk/%'`,
+    `select count(*) from archive_items where storage_key like 'bench-bulk/%'`,
   );
   const existing = Number(rows[0]!.count);
   for (let done = existing; done < total;) {
@@ -146,7 +146,7 @@ async function growArchive(database: BenchDatabase, total: number): Promise<void
       [patientId, physicianId],
     );
     await database.pool.query(
-      `insert into images (patient_id, uploader_id, storage_key, content_type, size, width, height, created_at)
+      `insert into archive_items (patient_id, uploader_id, storage_key, content_type, size, width, height, created_at)
        select $1, $2, 'bench-bulk/' || gen_random_uuid(), 'image/png', 100, 32, 32,
               now() - (n || ' minutes')::interval
        from generate_series(1, $3::int) as n`,

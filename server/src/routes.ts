@@ -10,7 +10,7 @@ import { profileRoutes } from './modules/users/profile.routes.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/storage/files.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
-import { imagesRoutes } from './modules/images/images.routes.js';
+import { imagesRoutes } from './modules/archive-items/archive-items.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { Server } from '@tus/server';

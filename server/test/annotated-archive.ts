@@ -71,7 +71,7 @@ export async function addInvoice(
   await t.database.db.insert(invoices).values({
     patientId: patient.id,
     radiologistId: radiologist.id,
-    imageId: item,
+    itemId: item,
     amountCents: 15000,
     status: isPaid ? 'paid' : 'open',
     provider: 'sandbox',

@@ -4,7 +4,7 @@ import type { MailTransport } from '../lib/mailer.js';
 import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
-import { thumbnailJob } from '../modules/images/index.js';
+import { thumbnailJob } from '../modules/archive-items/index.js';
 import { studyPreviewJob, thumbnailSweepJob, workDirCleanupJob } from '../modules/studies/index.js';
 import { uploadCleanupJob } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';

@@ -5,11 +5,11 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { bearer, createPatient, createPhysician, createRadiologist, signIn } from '../../test/factories.js';
 import { pngImage, uploadFile } from '../../test/uploads.js';
 import { passwordTokens } from '../db/schema/identity.js';
-import { images } from '../db/schema/images.js';
+import { archiveItems } from '../db/schema/archive-items.js';
 import { users } from '../db/schema/users.js';
 import { linkPatient } from '../modules/patients/patients.repository.js';
 import { startJobQueue, type JobSender } from './job-queue.js';
-import { THUMBNAIL_JOB } from '../modules/images/index.js';
+import { THUMBNAIL_JOB } from '../modules/archive-items/index.js';
 import { thumbnailSweepJob } from '../modules/studies/index.js';
 import { pictureSweepJob, PROFILE_PICTURE_JOB } from '../modules/users/index.js';
 
@@ -59,7 +59,7 @@ describe('work queued after a commit', () => {
     };
     await thumbnailSweepJob(t.database.db, recorder).handle({});
     expect(queued).toContainEqual({ name: THUMBNAIL_JOB, data: { imageId: uid } });
-    const [row] = await t.database.db.select().from(images).where(eq(images.id, uid));
+    const [row] = await t.database.db.select().from(archiveItems).where(eq(archiveItems.id, uid));
     expect(row?.thumbnailKey).toBeNull();
   });
 

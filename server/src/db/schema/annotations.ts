@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AnnotationData, AnnotationKind } from '@ra/shared';
-import { images } from './images.js';
+import { archiveItems } from './archive-items.js';
 import { users } from './users.js';
 
 /**
@@ -14,7 +14,7 @@ export const annotations = pgTable(
     id: uuid('id').primaryKey(),
     itemId: uuid('item_id')
       .notNull()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     authorId: uuid('author_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -3,7 +3,7 @@ import { users } from './users.js';
 
 /**
  * Legacy: studies received without a patient before migration 0010, when they waited outside the
- * archive. They are now archive items without a patient (images.receiver_id); the server files
+ * archive. They are now archive items without a patient (archive_items.receiver_id); the server files
  * what is left here that way once at start (incoming.service.ts refileLegacyIncoming).
  */
 export const incomingStudies = pgTable(

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { images } from './images.js';
+import { archiveItems } from './archive-items.js';
 import { users } from './users.js';
 
 export const invoiceStatus = pgEnum('invoice_status', ['open', 'paid', 'void']);
@@ -26,9 +26,9 @@ export const invoices = pgTable(
     radiologistId: uuid('radiologist_id')
       .notNull()
       .references(() => users.id),
-    imageId: uuid('image_id')
+    itemId: uuid('item_id')
       .notNull()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     amountCents: integer('amount_cents').notNull(),
     status: invoiceStatus('status').notNull().default('open'),
     provider: paymentProvider('provider').notNull(),
@@ -43,13 +43,13 @@ export const invoices = pgTable(
     index('invoices_patient_created_idx').on(table.patientId, table.createdAt.desc()),
     index('invoices_radiologist_idx').on(table.radiologistId, table.status),
     uniqueIndex('invoices_provider_ref_unique').on(table.providerRef),
-    // At most one open invoice per patient, and one live invoice per image and radiologist:
+    // At most one open invoice per patient, and one live invoice per item and radiologist:
     // the database keeps these rules even when two requests race.
     uniqueIndex('invoices_one_open_per_patient')
       .on(table.patientId)
       .where(sql`${table.status} = 'open'`),
-    uniqueIndex('invoices_one_live_per_image_radiologist')
-      .on(table.imageId, table.radiologistId)
+    uniqueIndex('invoices_one_live_per_item_radiologist')
+      .on(table.itemId, table.radiologistId)
       .where(sql`${table.status} in ('open', 'paid')`),
     check('invoices_amount_non_negative', sql`${table.amountCents} >= 0`),
   ],

@@ -11,10 +11,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { images } from './images.js';
+import { archiveItems } from './archive-items.js';
 
 /**
- * A DICOM study filed as an archive item (the images row with kind 'study'): what the files say
+ * A DICOM study filed as an archive item (the archive_items row with kind 'study'): what the files say
  * about it, kept beside the item so that lists need no file read. UIDs are chosen by whoever wrote
  * the files, so they are unique per namespace — the patient the study is filed under, or the
  * receiver whose Incoming list holds it — never archive-wide: the same UIDs filed for someone
@@ -25,7 +25,7 @@ export const studies = pgTable(
   {
     itemId: uuid('item_id')
       .primaryKey()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     /** The patient the study is filed under, or its receiver while it waits in their Incoming list. */
     namespaceId: uuid('namespace_id').notNull(),
     studyInstanceUid: text('study_instance_uid').notNull(),
@@ -57,7 +57,7 @@ export const dicomSeries = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     itemId: uuid('item_id')
       .notNull()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     seriesInstanceUid: text('series_instance_uid').notNull(),
     modality: text('modality').notNull().default(''),
     seriesNumber: integer('series_number'),
@@ -81,7 +81,7 @@ export const dicomInstances = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     itemId: uuid('item_id')
       .notNull()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     seriesId: uuid('series_id')
       .notNull()
       .references(() => dicomSeries.id, { onDelete: 'cascade' }),

@@ -2,31 +2,20 @@ import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { patientPhysicians } from '../../db/schema/care.js';
-import { imageNotes, images } from '../../db/schema/images.js';
+import { archiveItems, itemNotes } from '../../db/schema/archive-items.js';
 import { invoices } from '../../db/schema/payments.js';
 import { users } from '../../db/schema/users.js';
 import type { ActorFacts } from '../../lib/actor.js';
 
 /**
  * Every access query of the archive, and nothing else: only access.policy.ts imports this file
- * (eslint.config.js enforces it).
+ * (the boundary rules of .dependency-cruiser.mjs enforce it).
  *
- * Archive items. The rules below are written against `archiveItems` — an item's id and its
- * patient — and against invoices naming an item, never against "an image" as such. The images
- * table is the archive-items table today; a DICOM study (docs/api.md §10, `kind: 'study'`) is
- * stored as another row of it (with its own study/series tables hanging off the item id), so a
- * study inherits every rule here by being an archive item: lists, reads, notes, invoices and the
- * paid-invoice rule apply to it unchanged. Should items ever live in more than one table, this
- * object (and the invoices' item column) is the one place that changes.
+ * The rules are written against archive items — an item's id, its patient, and the invoices
+ * naming it — whatever the item is: a raster image or a DICOM study (kind 'study', its series and
+ * instances hanging off the item id), so a study inherits every rule here by being an archive
+ * item: lists, reads, notes, invoices and the paid-invoice rule apply to it unchanged.
  */
-const archiveItems = {
-  table: images,
-  id: images.id,
-  patientId: images.patientId,
-  /** The physician whose Incoming list holds an item without a patient (docs/api.md §12.3). */
-  receiverId: images.receiverId,
-};
-
 const NOTHING = sql`false`;
 
 /** Only a paid invoice grants access (docs/security.md §3): an open or void one grants nothing. */
@@ -34,7 +23,7 @@ const isGrantingInvoice = eq(invoices.status, 'paid');
 
 /** The archive items a radiologist has been paid for: the one place the paid-invoice rule is written. */
 function itemsPaidTo(radiologistId: string): SQL {
-  return sql`select ${invoices.imageId} from ${invoices} where ${invoices.radiologistId} = ${radiologistId} and ${isGrantingInvoice}`;
+  return sql`select ${invoices.itemId} from ${invoices} where ${invoices.radiologistId} = ${radiologistId} and ${isGrantingInvoice}`;
 }
 
 /** The patients a physician is linked to (a patient has at most one physician). */
@@ -57,7 +46,7 @@ export function patientReadableBy(viewer: ActorFacts, patientId: SQLWrapper): SQ
     case 'PHYSICIAN':
       return sql`${patientId} in (${patientsOfPhysician(viewer.id)})`;
     case 'RADIOLOGIST':
-      return sql`${patientId} in (select ${archiveItems.patientId} from ${archiveItems.table} where ${archiveItems.id} in (${itemsPaidTo(viewer.id)}))`;
+      return sql`${patientId} in (select ${archiveItems.patientId} from ${archiveItems} where ${archiveItems.id} in (${itemsPaidTo(viewer.id)}))`;
   }
 }
 
@@ -98,7 +87,7 @@ export async function readableItemIds(
 ): Promise<Set<string>> {
   const rows = await db
     .select({ id: archiveItems.id })
-    .from(archiveItems.table)
+    .from(archiveItems)
     .where(and(isAnyUuidOf(archiveItems.id, itemIds), itemReadableBy(viewer)));
   return new Set(rows.map((row) => row.id));
 }
@@ -129,7 +118,7 @@ export async function hasOpenInvoiceFor(
     .from(invoices)
     .where(
       and(
-        eq(invoices.imageId, itemId),
+        eq(invoices.itemId, itemId),
         eq(invoices.radiologistId, radiologistId),
         eq(invoices.status, 'open'),
       ),
@@ -150,7 +139,7 @@ export async function staffWithAccessTo(
   const radiologists = await db
     .selectDistinct({ id: invoices.radiologistId })
     .from(invoices)
-    .innerJoin(archiveItems.table, eq(archiveItems.id, invoices.imageId))
+    .innerJoin(archiveItems, eq(archiveItems.id, invoices.itemId))
     .where(and(eq(archiveItems.patientId, patientId), isGrantingInvoice));
   return { physicianId: physician?.id, radiologistIds: radiologists.map((row) => row.id) };
 }
@@ -162,12 +151,12 @@ export async function hasReviewedPaidItem(
   patientId: string,
 ): Promise<boolean> {
   const [row] = await db
-    .select({ id: imageNotes.id })
-    .from(imageNotes)
-    .innerJoin(archiveItems.table, eq(archiveItems.id, imageNotes.imageId))
+    .select({ id: itemNotes.id })
+    .from(itemNotes)
+    .innerJoin(archiveItems, eq(archiveItems.id, itemNotes.itemId))
     .where(
       and(
-        eq(imageNotes.authorId, radiologistId),
+        eq(itemNotes.authorId, radiologistId),
         eq(archiveItems.patientId, patientId),
         sql`${archiveItems.id} in (${itemsPaidTo(radiologistId)})`,
       ),
@@ -179,13 +168,13 @@ export async function hasReviewedPaidItem(
 /** The radiologists whose analysis the item has: a note of theirs that is not empty. */
 export async function analystsOf(db: Queryable, itemId: string): Promise<string[]> {
   const rows = await db
-    .select({ authorId: imageNotes.authorId })
-    .from(imageNotes)
+    .select({ authorId: itemNotes.authorId })
+    .from(itemNotes)
     .where(
       and(
-        eq(imageNotes.imageId, itemId),
-        eq(imageNotes.authorRole, 'RADIOLOGIST'),
-        sql`${imageNotes.note} <> ''`,
+        eq(itemNotes.itemId, itemId),
+        eq(itemNotes.authorRole, 'RADIOLOGIST'),
+        sql`${itemNotes.note} <> ''`,
       ),
     );
   return rows.map((row) => row.authorId);

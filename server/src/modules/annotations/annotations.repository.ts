@@ -2,15 +2,15 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { annotations } from '../../db/schema/annotations.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { users } from '../../db/schema/users.js';
 
 /** The item's kind and patient (null for a study still waiting in an Incoming list). */
 export async function findItem(db: Queryable, itemId: string) {
   const [row] = await db
-    .select({ id: images.id, kind: images.kind, patientId: images.patientId })
-    .from(images)
-    .where(eq(images.id, itemId));
+    .select({ id: archiveItems.id, kind: archiveItems.kind, patientId: archiveItems.patientId })
+    .from(archiveItems)
+    .where(eq(archiveItems.id, itemId));
   return row;
 }
 

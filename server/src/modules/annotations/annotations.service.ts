@@ -11,7 +11,7 @@ import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { annotationAuthorsFor, requireRead } from '../access/index.js';
 import { auditChange, auditReads } from '../audit/index.js';
-import { areFramesOfStudy } from '../images/index.js';
+import { areFramesOfStudy } from '../archive-items/index.js';
 import * as repo from './annotations.repository.js';
 
 export type SaveAnnotationBody = z.output<typeof saveAnnotationBodySchema>;

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { conditionOf, type QidoQuery } from './qido-query.js';
 
@@ -32,7 +32,7 @@ function matchingOf(query: QidoQuery): SQL[] {
 /** What every level shows of its study, and who may see it. */
 const STUDY_COLUMNS = {
   itemId: studies.itemId,
-  patientId: images.patientId,
+  patientId: archiveItems.patientId,
   studyInstanceUid: studies.studyInstanceUid,
   studyDate: studies.studyDate,
   studyTime: studies.studyTime,
@@ -54,7 +54,7 @@ export function searchStudies(db: Queryable, readable: SQL, query: QidoQuery) {
   return db
     .select(STUDY_COLUMNS)
     .from(studies)
-    .innerJoin(images, eq(images.id, studies.itemId))
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
     .where(and(readable, ...matchingOf(query)))
     .orderBy(sql`${studies.studyDate} desc nulls last`, asc(studies.studyInstanceUid))
     .limit(query.limit)
@@ -86,7 +86,7 @@ export function searchSeries(db: Queryable, readable: SQL, query: QidoQuery) {
     .select(SERIES_COLUMNS)
     .from(dicomSeries)
     .innerJoin(studies, eq(studies.itemId, dicomSeries.itemId))
-    .innerJoin(images, eq(images.id, studies.itemId))
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
     .where(and(readable, ...matchingOf(query)))
     .orderBy(...SERIES_ORDER)
     .limit(query.limit)
@@ -118,7 +118,7 @@ export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) 
     .from(dicomInstances)
     .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
     .innerJoin(studies, eq(studies.itemId, dicomInstances.itemId))
-    .innerJoin(images, eq(images.id, studies.itemId))
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
     .where(and(readable, ...matchingOf(query)))
     .orderBy(
       ...SERIES_ORDER,

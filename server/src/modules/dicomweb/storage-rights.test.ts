@@ -14,7 +14,7 @@ import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
 import { stow } from '../../../test/stow.js';
 import { createUpload, uploadFile } from '../../../test/uploads.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { studies } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -112,9 +112,9 @@ describe('the storage quota (docs/security.md §8)', () => {
 
     // Once the storage is used up to the byte, requests are refused whole, before anything is read.
     await t.database.db
-      .update(images)
+      .update(archiveItems)
       .set({ size: t.config.uploads.storageQuotaBytes })
-      .where(eq(images.uploaderId, physician.id));
+      .where(eq(archiveItems.uploaderId, physician.id));
     const full = await stow(t.app, physician.token, [hostileFile().bytes], query);
     expect(full.statusCode).toBe(413);
     expect(full.json()).toEqual(ERROR_BODIES.storageFull);

@@ -14,7 +14,7 @@ import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { canUploadFor, receivedItemFilter } from '../access/index.js';
 import { readDate } from '../dicom/index.js';
-import { announceNewItem } from '../images/index.js';
+import { announceNewItem } from '../archive-items/index.js';
 import { readDicomFile, type DicomFile } from '../studies/index.js';
 import { makeWorkDir, removeWorkDir } from '../studies/index.js';
 import {
@@ -26,7 +26,7 @@ import {
   listReceivedStudies,
   peopleInStudy,
 } from '../studies/index.js';
-import { studySummaryOf } from '../images/index.js';
+import { studySummaryOf } from '../archive-items/index.js';
 import * as repo from './incoming.repository.js';
 
 /**

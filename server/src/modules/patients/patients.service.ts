@@ -20,7 +20,7 @@ import {
   sendPatientInvitation,
   type PatientDetails,
 } from '../identity/index.js';
-import { summarizeImagesOfPatients } from '../images/index.js';
+import { summarizeImagesOfPatients } from '../archive-items/index.js';
 import { notify } from '../notifications/index.js';
 import { privatePictureUrl } from '../users/index.js';
 import * as repo from './patients.repository.js';

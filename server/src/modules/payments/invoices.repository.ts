@@ -12,7 +12,7 @@ function selectInvoices(db: Queryable) {
     .select({
       id: invoices.id,
       patientId: invoices.patientId,
-      imageId: invoices.imageId,
+      itemId: invoices.itemId,
       amountCents: invoices.amountCents,
       status: invoices.status,
       provider: invoices.provider,
@@ -100,7 +100,7 @@ export async function findLiveInvoiceFor(db: Queryable, imageId: string, radiolo
     .from(invoices)
     .where(
       and(
-        eq(invoices.imageId, imageId),
+        eq(invoices.itemId, imageId),
         eq(invoices.radiologistId, radiologistId),
         sql`${invoices.status} in ('open', 'paid')`,
       ),

@@ -10,7 +10,7 @@ import { centsToDollars } from '../../lib/money.js';
 import type { Actor } from '../../lib/actor.js';
 import { canRead, canRequestOpinion, requireRead } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
-import { thumbnailUrlOf } from '../images/index.js';
+import { thumbnailUrlOf } from '../archive-items/index.js';
 import { notify } from '../notifications/index.js';
 import { findRadiologist } from '../users/index.js';
 import * as repo from './invoices.repository.js';
@@ -37,7 +37,7 @@ export function toWireInvoice(row: repo.InvoiceRow): Invoice {
       first_name: row.radiologistFirstName,
       last_name: row.radiologistLastName,
     },
-    image_uid: row.imageId,
+    image_uid: row.itemId,
   };
 }
 
@@ -68,7 +68,7 @@ export async function createInvoice(
       id,
       patientId: patient.id,
       radiologistId: radiologist.id,
-      imageId: imageUid,
+      itemId: imageUid,
       amountCents: radiologist.feeCents,
       provider: ctx.payments.name,
       url: '',
@@ -138,7 +138,7 @@ export async function getInvoiceDetail(ctx: AppContext, patient: Actor, id: stri
   const row = await findOwnInvoice(ctx, patient, id);
   return {
     invoice: toWireInvoice(row),
-    thumbnail_url: await thumbnailUrlOf(ctx, patient, row.imageId),
+    thumbnail_url: await thumbnailUrlOf(ctx, patient, row.itemId),
     provider: row.provider,
   };
 }

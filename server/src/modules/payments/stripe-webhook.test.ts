@@ -10,7 +10,7 @@ import {
   createRadiologist,
   signIn,
 } from '../../../test/factories.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { notifications } from '../../db/schema/notifications.js';
 import { invoices } from '../../db/schema/payments.js';
 
@@ -30,7 +30,7 @@ async function openStripeInvoice() {
   const physician = await createPhysician(db);
   const radiologist = await createRadiologist(db);
   const [image] = await db
-    .insert(images)
+    .insert(archiveItems)
     .values({
       patientId: patient.id,
       uploaderId: physician.id,
@@ -47,7 +47,7 @@ async function openStripeInvoice() {
     .values({
       patientId: patient.id,
       radiologistId: radiologist.id,
-      imageId: image!.id,
+      itemId: image!.id,
       amountCents: 15000,
       provider: 'stripe',
       providerRef,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { uploadStudyBodySchema } from '@ra/shared';
-import type { Uploader } from '../images/index.js';
+import type { Uploader } from '../archive-items/index.js';
 import type { DicomFile } from './dicom-file-read.js';
 import * as repo from './studies.repository.js';
 

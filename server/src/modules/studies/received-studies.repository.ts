@@ -1,8 +1,8 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, studies } from '../../db/schema/studies.js';
-import { STUDY_SUMMARY_COLUMNS } from '../images/index.js';
+import { STUDY_SUMMARY_COLUMNS } from '../archive-items/index.js';
 
 /*
  * Studies received by STOW-RS without a patient (a physician's Incoming list): archive items of no
@@ -10,8 +10,8 @@ import { STUDY_SUMMARY_COLUMNS } from '../images/index.js';
  */
 
 const RECEIVED_COLUMNS = {
-  id: images.id,
-  receivedAt: images.createdAt,
+  id: archiveItems.id,
+  receivedAt: archiveItems.createdAt,
   receivedFrom: studies.receivedFrom,
   study: STUDY_SUMMARY_COLUMNS,
 };
@@ -20,19 +20,19 @@ const RECEIVED_COLUMNS = {
 export function listReceived(db: Queryable, received: SQL) {
   return db
     .select(RECEIVED_COLUMNS)
-    .from(images)
-    .innerJoin(studies, eq(studies.itemId, images.id))
+    .from(archiveItems)
+    .innerJoin(studies, eq(studies.itemId, archiveItems.id))
     .where(received)
-    .orderBy(desc(images.createdAt), desc(images.id));
+    .orderBy(desc(archiveItems.createdAt), desc(archiveItems.id));
 }
 
 /** A waiting study among `received`; undefined when it is not there (any more). */
 export async function findReceived(db: Queryable, received: SQL, id: string) {
   const [row] = await db
     .select(RECEIVED_COLUMNS)
-    .from(images)
-    .innerJoin(studies, eq(studies.itemId, images.id))
-    .where(and(eq(images.id, id), received));
+    .from(archiveItems)
+    .innerJoin(studies, eq(studies.itemId, archiveItems.id))
+    .where(and(eq(archiveItems.id, id), received));
   return row;
 }
 
@@ -57,10 +57,10 @@ export async function peopleInStudy(db: Queryable, itemId: string) {
  */
 export async function fileReceived(db: Queryable, received: SQL, id: string, patientId: string) {
   const rows = await db
-    .update(images)
+    .update(archiveItems)
     .set({ patientId, receiverId: null })
-    .where(and(eq(images.id, id), received))
-    .returning({ id: images.id });
+    .where(and(eq(archiveItems.id, id), received))
+    .returning({ id: archiveItems.id });
   if (rows.length === 0) {
     return false;
   }

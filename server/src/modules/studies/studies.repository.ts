@@ -1,14 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { users } from '../../db/schema/users.js';
 
 const FILED_STUDY = {
   itemId: studies.itemId,
   studyInstanceUid: studies.studyInstanceUid,
-  patientId: images.patientId,
-  receiverId: images.receiverId,
+  patientId: archiveItems.patientId,
+  receiverId: archiveItems.receiverId,
 };
 
 /**
@@ -22,7 +22,7 @@ export async function findStudiesIn(db: Queryable, namespaceId: string, studyUid
   return db
     .select(FILED_STUDY)
     .from(studies)
-    .innerJoin(images, eq(images.id, studies.itemId))
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
     .where(and(eq(studies.namespaceId, namespaceId), inArray(studies.studyInstanceUid, studyUids)));
 }
 
@@ -31,8 +31,8 @@ export async function findPatientStudiesByUid(db: Queryable, studyUid: string) {
   return db
     .select(FILED_STUDY)
     .from(studies)
-    .innerJoin(images, eq(images.id, studies.itemId))
-    .where(and(eq(studies.studyInstanceUid, studyUid), sql`${images.patientId} is not null`));
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
+    .where(and(eq(studies.studyInstanceUid, studyUid), sql`${archiveItems.patientId} is not null`));
 }
 
 /**
@@ -147,8 +147,8 @@ export async function insertInstances(
             from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId} and ${dicomSeries.modality} <> ''), '{}')
         where ${studies.itemId} = ${itemId}
       ), item as (
-        update ${images} set size = ${images.size} + (select coalesce(sum(size), 0) from inserted)
-        where ${images.id} = ${itemId}
+        update ${archiveItems} set size = ${archiveItems.size} + (select coalesce(sum(size), 0) from inserted)
+        where ${archiveItems.id} = ${itemId}
       )
       select sop_instance_uid from inserted`);
     for (const row of (result as { rows: { sop_instance_uid: string }[] }).rows) {
@@ -215,8 +215,8 @@ export async function setStudyPreview(
     return;
   }
   await db
-    .update(images)
+    .update(archiveItems)
     .set({ width: preview.width, height: preview.height, thumbnailKey: preview.thumbnailKey })
-    .where(eq(images.id, itemId));
+    .where(eq(archiveItems.id, itemId));
   await db.update(studies).set({ previewNote: null }).where(eq(studies.itemId, itemId));
 }

@@ -12,7 +12,7 @@ import type { Actor, ActorFacts } from '../../lib/actor.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
 import { canAddToStudy } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
-import { recordNewItem, type Uploader } from '../images/index.js';
+import { recordNewItem, type Uploader } from '../archive-items/index.js';
 import { remainingStorage } from '../uploads/index.js';
 import type { DicomFile } from './dicom-file-read.js';
 import { FILES_READ_AT_ONCE } from './study-files.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { canUploadFor, requireStorer } from '../access/index.js';
-import { checkRecommendation } from '../images/index.js';
+import { checkRecommendation } from '../archive-items/index.js';
 import {
   claimDicomUploads,
   findDicomUploads,

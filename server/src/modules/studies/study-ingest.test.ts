@@ -19,7 +19,7 @@ import { buildZip } from '../../../test/zip-writer.js';
 import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { NOT_A_BUNDLE } from '../uploads/tus-server.js';
 import { UPLOAD_NOT_FOUND } from '../uploads/uploads.service.js';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -256,7 +256,10 @@ describe('filing DICOM studies (docs/api.md §12.1)', () => {
     expect(series).toHaveLength(2);
     expect(series.find((row) => row.uid === ctSeries)?.count).toBe(3);
     expect(series.find((row) => row.uid !== ctSeries)?.count).toBe(1);
-    const [item] = await t.database.db.select({ size: images.size }).from(images).where(eq(images.id, uid));
+    const [item] = await t.database.db
+      .select({ size: archiveItems.size })
+      .from(archiveItems)
+      .where(eq(archiveItems.id, uid));
     expect(item?.size).toBe([...files, mr].reduce((total, file) => total + file.length, 0));
   });
 

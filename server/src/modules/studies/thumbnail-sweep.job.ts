@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { JobDefinition, JobSender } from '../../jobs/job-queue.js';
-import { itemsWithoutThumbnail, THUMBNAIL_JOB } from '../images/index.js';
+import { itemsWithoutThumbnail, THUMBNAIL_JOB } from '../archive-items/index.js';
 import { STUDY_PREVIEW_JOB } from './study-preview.job.js';
 
 /**

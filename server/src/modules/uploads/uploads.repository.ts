@@ -1,7 +1,8 @@
 import type { UploadPurpose } from '@ra/shared';
 import { and, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { images, uploads } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
+import { uploads } from '../../db/schema/uploads.js';
 
 export async function insertUpload(db: Queryable, upload: typeof uploads.$inferInsert) {
   await db.insert(uploads).values(upload);
@@ -139,8 +140,8 @@ export async function releaseUploads(db: Queryable, ids: string[]) {
 /** The bytes of the archive items a user uploaded (a study counts every instance filed into it). */
 export async function storedBytesOf(db: Queryable, userId: string): Promise<number> {
   const [row] = await db
-    .select({ bytes: sql<number>`coalesce(sum(${images.size}), 0)`.mapWith(Number) })
-    .from(images)
-    .where(eq(images.uploaderId, userId));
+    .select({ bytes: sql<number>`coalesce(sum(${archiveItems.size}), 0)`.mapWith(Number) })
+    .from(archiveItems)
+    .where(eq(archiveItems.uploaderId, userId));
   return row?.bytes ?? 0;
 }

@@ -115,7 +115,7 @@ describe('GET /api/user/profile', () => {
     const invoice = (radiologistId: string, status: 'open' | 'paid' | 'void') => ({
       patientId: patient.id,
       radiologistId,
-      imageId,
+      itemId: imageId,
       amountCents: 15000,
       status,
       provider: 'sandbox' as const,

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { KeyImage } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
-import { imageNotes, images } from '../../db/schema/images.js';
+import { itemNotes, archiveItems } from '../../db/schema/archive-items.js';
 import { studies, dicomInstances, dicomSeries } from '../../db/schema/studies.js';
 import { users } from '../../db/schema/users.js';
 import { STUDY_SUMMARY_COLUMNS } from './study-summary.js';
@@ -14,16 +14,16 @@ const author = alias(users, 'author');
 const recommended = alias(users, 'recommended');
 
 const IMAGE_COLUMNS = {
-  id: images.id,
-  kind: images.kind,
+  id: archiveItems.id,
+  kind: archiveItems.kind,
   // The patient joined (inner join): an item waiting in an Incoming list has none and is never listed here.
   patientId: patient.id,
-  storageKey: images.storageKey,
-  thumbnailKey: images.thumbnailKey,
-  contentType: images.contentType,
-  width: images.width,
-  height: images.height,
-  createdAt: images.createdAt,
+  storageKey: archiveItems.storageKey,
+  thumbnailKey: archiveItems.thumbnailKey,
+  contentType: archiveItems.contentType,
+  width: archiveItems.width,
+  height: archiveItems.height,
+  createdAt: archiveItems.createdAt,
   patientFirstName: patient.firstName,
   patientLastName: patient.lastName,
   uploaderTitle: uploader.title,
@@ -36,16 +36,16 @@ const IMAGE_COLUMNS = {
 function selectImages(db: Queryable) {
   return db
     .select(IMAGE_COLUMNS)
-    .from(images)
-    .innerJoin(patient, eq(patient.id, images.patientId))
-    .innerJoin(uploader, eq(uploader.id, images.uploaderId))
-    .leftJoin(studies, eq(studies.itemId, images.id));
+    .from(archiveItems)
+    .innerJoin(patient, eq(patient.id, archiveItems.patientId))
+    .innerJoin(uploader, eq(uploader.id, archiveItems.uploaderId))
+    .leftJoin(studies, eq(studies.itemId, archiveItems.id));
 }
 
 export type ImageRow = Awaited<ReturnType<typeof findImage>> & {};
 
 export async function findImage(db: Queryable, imageId: string) {
-  const [row] = await selectImages(db).where(eq(images.id, imageId));
+  const [row] = await selectImages(db).where(eq(archiveItems.id, imageId));
   return row;
 }
 
@@ -54,7 +54,7 @@ export async function findImage(db: Queryable, imageId: string) {
  * caller may see); they never decide it themselves.
  */
 
-/** A patient's images, newest first; `after` is the previous page's last (createdAt, id). */
+/** A patient's archive items, newest first; `after` is the previous page's last (createdAt, id). */
 export function listImagesOfPatient(
   db: Queryable,
   patientId: string,
@@ -62,11 +62,11 @@ export function listImagesOfPatient(
   page: { limit: number; after?: [string, string] },
 ) {
   const after = page.after
-    ? sql`(${images.createdAt}, ${images.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::uuid)`
+    ? sql`(${archiveItems.createdAt}, ${archiveItems.id}) < (${page.after[0]}::timestamptz, ${page.after[1]}::uuid)`
     : undefined;
   return selectImages(db)
-    .where(and(eq(images.patientId, patientId), after, readable))
-    .orderBy(desc(images.createdAt), desc(images.id))
+    .where(and(eq(archiveItems.patientId, patientId), after, readable))
+    .orderBy(desc(archiveItems.createdAt), desc(archiveItems.id))
     .limit(page.limit);
 }
 
@@ -81,30 +81,30 @@ export function listNewestImagesOfPatients(
   readable: SQL,
 ) {
   const newest = db
-    .select({ id: images.id })
-    .from(images)
-    .where(and(eq(images.patientId, patient.id), readable))
-    .orderBy(desc(images.createdAt), desc(images.id))
+    .select({ id: archiveItems.id })
+    .from(archiveItems)
+    .where(and(eq(archiveItems.patientId, patient.id), readable))
+    .orderBy(desc(archiveItems.createdAt), desc(archiveItems.id))
     .limit(perPatient)
     .as('newest');
   return db
     .select(IMAGE_COLUMNS)
     .from(patient)
     .crossJoinLateral(newest)
-    .innerJoin(images, eq(images.id, newest.id))
-    .innerJoin(uploader, eq(uploader.id, images.uploaderId))
-    .leftJoin(studies, eq(studies.itemId, images.id))
+    .innerJoin(archiveItems, eq(archiveItems.id, newest.id))
+    .innerJoin(uploader, eq(uploader.id, archiveItems.uploaderId))
+    .leftJoin(studies, eq(studies.itemId, archiveItems.id))
     .where(isAnyUuidOf(patient.id, patientIds))
-    .orderBy(desc(images.createdAt), desc(images.id));
+    .orderBy(desc(archiveItems.createdAt), desc(archiveItems.id));
 }
 
 /** The query behind countImagesOfPatients (the bench explains it). */
 export function selectImageCounts(db: Queryable, patientIds: string[], readable: SQL) {
   return db
-    .select({ patientId: images.patientId, total: count() })
-    .from(images)
-    .where(and(isAnyUuidOf(images.patientId, patientIds), readable))
-    .groupBy(images.patientId);
+    .select({ patientId: archiveItems.patientId, total: count() })
+    .from(archiveItems)
+    .where(and(isAnyUuidOf(archiveItems.patientId, patientIds), readable))
+    .groupBy(archiveItems.patientId);
 }
 
 export async function countImagesOfPatients(db: Queryable, patientIds: string[], readable: SQL) {
@@ -117,12 +117,12 @@ export async function countImagesOfPatients(db: Queryable, patientIds: string[],
 export function listNotesOfImages(db: Queryable, imageIds: string[]) {
   return db
     .select({
-      imageId: imageNotes.imageId,
-      authorId: imageNotes.authorId,
-      role: imageNotes.authorRole,
-      note: imageNotes.note,
-      keyImages: imageNotes.keyImages,
-      updatedAt: imageNotes.updatedAt,
+      imageId: itemNotes.itemId,
+      authorId: itemNotes.authorId,
+      role: itemNotes.authorRole,
+      note: itemNotes.note,
+      keyImages: itemNotes.keyImages,
+      updatedAt: itemNotes.updatedAt,
       authorTitle: author.title,
       authorFirstName: author.firstName,
       authorLastName: author.lastName,
@@ -130,19 +130,19 @@ export function listNotesOfImages(db: Queryable, imageIds: string[]) {
       recommendedFirstName: recommended.firstName,
       recommendedLastName: recommended.lastName,
     })
-    .from(imageNotes)
-    .innerJoin(author, eq(author.id, imageNotes.authorId))
-    .leftJoin(recommended, eq(recommended.id, imageNotes.recommendationId))
-    .where(isAnyUuidOf(imageNotes.imageId, imageIds))
+    .from(itemNotes)
+    .innerJoin(author, eq(author.id, itemNotes.authorId))
+    .leftJoin(recommended, eq(recommended.id, itemNotes.recommendationId))
+    .where(isAnyUuidOf(itemNotes.itemId, imageIds))
     .orderBy(
-      sql`case when ${imageNotes.authorRole} = 'PHYSICIAN' then 0 else 1 end`,
-      asc(imageNotes.createdAt),
-      asc(imageNotes.id),
+      sql`case when ${itemNotes.authorRole} = 'PHYSICIAN' then 0 else 1 end`,
+      asc(itemNotes.createdAt),
+      asc(itemNotes.id),
     );
 }
 
-export async function insertImage(db: Queryable, image: typeof images.$inferInsert) {
-  const [row] = await db.insert(images).values(image).returning({ id: images.id });
+export async function insertImage(db: Queryable, image: typeof archiveItems.$inferInsert) {
+  const [row] = await db.insert(archiveItems).values(image).returning({ id: archiveItems.id });
   return row!;
 }
 
@@ -150,7 +150,7 @@ export async function insertImage(db: Queryable, image: typeof images.$inferInse
 export async function upsertNote(
   db: Queryable,
   note: {
-    imageId: string;
+    itemId: string;
     authorId: string;
     authorRole: 'PHYSICIAN' | 'RADIOLOGIST';
     note: string;
@@ -159,28 +159,28 @@ export async function upsertNote(
   },
 ): Promise<{ isNew: boolean }> {
   const [row] = await db
-    .insert(imageNotes)
+    .insert(itemNotes)
     .values(note)
     .onConflictDoUpdate({
-      target: [imageNotes.imageId, imageNotes.authorId],
+      target: [itemNotes.itemId, itemNotes.authorId],
       // Without key images, the stored ones stay.
       set: { note: note.note, ...(note.keyImages && { keyImages: note.keyImages }), updatedAt: new Date() },
     })
-    .returning({ createdAt: imageNotes.createdAt, updatedAt: imageNotes.updatedAt });
+    .returning({ createdAt: itemNotes.createdAt, updatedAt: itemNotes.updatedAt });
   return { isNew: row!.createdAt.getTime() === row!.updatedAt.getTime() };
 }
 
 export async function setThumbnail(db: Queryable, imageId: string, thumbnailKey: string) {
-  await db.update(images).set({ thumbnailKey }).where(eq(images.id, imageId));
+  await db.update(archiveItems).set({ thumbnailKey }).where(eq(archiveItems.id, imageId));
 }
 
 /** Items still waiting for a thumbnail; studies whose preview cannot be made say why instead. */
 export async function listImagesWithoutThumbnail(db: Queryable, limit: number) {
   return db
-    .select({ id: images.id, kind: images.kind })
-    .from(images)
-    .leftJoin(studies, eq(studies.itemId, images.id))
-    .where(sql`${images.thumbnailKey} is null and ${studies.previewNote} is null`)
+    .select({ id: archiveItems.id, kind: archiveItems.kind })
+    .from(archiveItems)
+    .leftJoin(studies, eq(studies.itemId, archiveItems.id))
+    .where(sql`${archiveItems.thumbnailKey} is null and ${studies.previewNote} is null`)
     .limit(limit);
 }
 

@@ -1,7 +1,7 @@
 import { displayName, type Author, type Image } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import type { ImageRow } from './images.repository.js';
-import type * as repo from './images.repository.js';
+import type { ImageRow } from './archive-items.repository.js';
+import type * as repo from './archive-items.repository.js';
 import { studySummaryOf } from './study-summary.js';
 
 type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];

@@ -11,7 +11,7 @@ import {
 } from '../../../test/factories.js';
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
 import { auditLog } from '../../db/schema/audit.js';
-import { imageNotes } from '../../db/schema/images.js';
+import { itemNotes } from '../../db/schema/archive-items.js';
 import { notifications } from '../../db/schema/notifications.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { UrlSigner } from '../storage/signed-url.js';
@@ -341,7 +341,7 @@ describe('PATCH /api/image/:uid', () => {
     const updated = await patch(people.physician.token, ' second ');
     expect(updated.json()).toEqual({ success: true, note: 'second' });
     expect((await patch(people.physician.token, '', 'PUT')).json()).toEqual({ success: true, note: '' });
-    const notes = await t.database.db.select().from(imageNotes).where(eq(imageNotes.imageId, uid));
+    const notes = await t.database.db.select().from(itemNotes).where(eq(itemNotes.itemId, uid));
     expect(notes).toHaveLength(1);
     expect(notes[0]!.note).toBe('');
   });

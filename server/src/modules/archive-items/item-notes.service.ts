@@ -15,7 +15,7 @@ import { auditChange } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { findPhysicianOf } from '../patients/index.js';
 import { areFramesOfStudy } from './study-frames.js';
-import * as repo from './images.repository.js';
+import * as repo from './archive-items.repository.js';
 
 const UNPAID =
   'The patient has not paid for this image yet. Please wait for the patient to pay before updating the note.';
@@ -61,7 +61,7 @@ export async function updateNote(
   const isRadiologist = user.role === 'RADIOLOGIST';
   await ctx.db.transaction(async (tx) => {
     const { isNew } = await repo.upsertNote(tx, {
-      imageId,
+      itemId: imageId,
       authorId: user.id,
       authorRole: isRadiologist ? 'RADIOLOGIST' : 'PHYSICIAN',
       note: body.note,

@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../../db/client.js';
-import { findImage, setThumbnail } from './images.repository.js';
+import { findImage, setThumbnail } from './archive-items.repository.js';
 import type { Storage } from '../storage/index.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 

@@ -15,41 +15,15 @@ import {
 import type { KeyImage } from '@ra/shared';
 import { roleEnum, users } from './users.js';
 
-export const uploadPurpose = pgEnum('upload_purpose', [
-  'image',
-  'profile',
-  'dicom',
-  'dicom-zip',
-  'dicom-bundle',
-]);
-
 /** What an archive item is: a raster image, or a DICOM study (its series and instances in studies.ts). */
 export const itemKind = pgEnum('item_kind', ['image', 'study']);
 
-/** A tus upload: who started it, for what, and whether it finished and was claimed. */
-export const uploads = pgTable(
-  'uploads',
-  {
-    id: text('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: uploadPurpose('purpose').notNull(),
-    filename: text('filename').notNull().default(''),
-    size: bigint('size', { mode: 'number' }).notNull(),
-    /** Real type read from the bytes once the upload finished. */
-    contentType: text('content_type'),
-    width: integer('width'),
-    height: integer('height'),
-    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
-    claimedAt: timestamp('claimed_at', { withTimezone: true, precision: 3 }),
-  },
-  (table) => [index('uploads_user_idx').on(table.userId), index('uploads_created_idx').on(table.createdAt)],
-);
-
-export const images = pgTable(
-  'images',
+/**
+ * The archive: each row is one item of a patient's record, a raster image or a DICOM study (its
+ * series and instances hang off the item id in studies.ts). Wire names still say "image".
+ */
+export const archiveItems = pgTable(
+  'archive_items',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     /** Null only for a study received without a patient, waiting in its receiver's Incoming list. */
@@ -71,27 +45,27 @@ export const images = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [
-    index('images_patient_created_idx').on(table.patientId, table.createdAt.desc(), table.id.desc()),
-    index('images_received_idx')
+    index('archive_items_patient_created_idx').on(table.patientId, table.createdAt.desc(), table.id.desc()),
+    index('archive_items_received_idx')
       .on(table.receiverId, table.createdAt.desc())
       .where(sql`${table.patientId} is null`),
     // What each uploader stores, for the storage quota (STORAGE_QUOTA_GB).
-    index('images_uploader_size_idx').on(table.uploaderId, table.size),
+    index('archive_items_uploader_size_idx').on(table.uploaderId, table.size),
     check(
-      'images_patient_or_receiver',
+      'archive_items_patient_or_receiver',
       sql`${table.patientId} is not null or (${table.receiverId} is not null and ${table.kind} = 'study')`,
     ),
   ],
 );
 
-/** One note per author per image; physicians may name a recommended radiologist. */
-export const imageNotes = pgTable(
-  'image_notes',
+/** One note per author per archive item; physicians may name a recommended radiologist. */
+export const itemNotes = pgTable(
+  'item_notes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    imageId: uuid('image_id')
+    itemId: uuid('item_id')
       .notNull()
-      .references(() => images.id, { onDelete: 'cascade' }),
+      .references(() => archiveItems.id, { onDelete: 'cascade' }),
     authorId: uuid('author_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -103,5 +77,5 @@ export const imageNotes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('image_notes_image_author_unique').on(table.imageId, table.authorId)],
+  (table) => [uniqueIndex('item_notes_item_author_unique').on(table.itemId, table.authorId)],
 );

@@ -4,7 +4,7 @@ import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
-import type { images } from '../../db/schema/images.js';
+import type { archiveItems } from '../../db/schema/archive-items.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { groupedKey } from '../../db/shared-cache.js';
 import { expiryFor } from '../storage/index.js';
@@ -17,8 +17,8 @@ import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/inde
 import { findRadiologist } from '../users/index.js';
 
 import { THUMBNAIL_JOB } from './thumbnail.job.js';
-import { presentImages } from './image-presenter.js';
-import * as repo from './images.repository.js';
+import { presentImages } from './item-presenter.js';
+import * as repo from './archive-items.repository.js';
 
 /** Rows to wire images, with their notes, in two queries whatever the count. */
 async function presentImageRows(ctx: AppContext, user: Actor, rows: repo.ImageRow[]): Promise<Image[]> {
@@ -150,7 +150,7 @@ export type Uploader = Pick<Actor, 'id' | 'role'>;
 export async function recordNewItem(
   tx: Queryable,
   user: Uploader,
-  item: Omit<typeof images.$inferInsert, 'uploaderId'> & { id: string; patientId: string | null },
+  item: Omit<typeof archiveItems.$inferInsert, 'uploaderId'> & { id: string; patientId: string | null },
   note: { notes: string; recommendationId: string | null; ip: string },
 ): Promise<void> {
   await repo.insertImage(tx, { ...item, uploaderId: user.id });
@@ -181,7 +181,7 @@ export async function announceNewItem(
 ): Promise<void> {
   if (note.notes || note.recommendationId) {
     await repo.upsertNote(tx, {
-      imageId: item.id,
+      itemId: item.id,
       authorId: user.id,
       authorRole: user.role === 'RADIOLOGIST' ? 'RADIOLOGIST' : 'PHYSICIAN',
       note: note.notes,

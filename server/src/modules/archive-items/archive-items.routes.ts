@@ -13,8 +13,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { sendSerializedOnce } from '../../plugins/response-serializer.js';
-import * as notes from './image-notes.service.js';
-import * as images from './images.service.js';
+import * as notes from './item-notes.service.js';
+import * as images from './archive-items.service.js';
 
 const uidParams = z.object({ uid: z.string() });
 const TAGS = ['Images'];

@@ -89,7 +89,7 @@ describe('a cached image list', () => {
     const noteOf = async () =>
       (await listOf(t, patient.token, patient.id)).page.images.find((image) => image.uid === uid)?.authors[0]
         ?.note;
-    await exec(`update image_notes set note = 'Written elsewhere' where image_id = $1`, [uid]);
+    await exec(`update item_notes set note = 'Written elsewhere' where item_id = $1`, [uid]);
     expect(await soon(async () => (await noteOf()) === 'Written elsewhere')).toBe(true);
 
     await exec(`update users set last_name = 'Renamed' where id = $1`, [physician.id]);
@@ -101,7 +101,7 @@ describe('a cached image list', () => {
       ),
     ).toBe(true);
 
-    await exec(`update images set thumbnail_key = storage_key where id = $1`, [uid]);
+    await exec(`update archive_items set thumbnail_key = storage_key where id = $1`, [uid]);
     expect(
       await soon(
         async () =>
@@ -175,13 +175,13 @@ describe('the database announces every change a list shows (migration 0013)', ()
     const radiologist = await createRadiologist(t.database.db);
     const item = (
       (await exec(
-        `insert into images (patient_id, uploader_id, storage_key, content_type, size, width, height)
+        `insert into archive_items (patient_id, uploader_id, storage_key, content_type, size, width, height)
          values ($1, $2, 'announce/' || gen_random_uuid(), 'image/png', 1, 1, 1) returning id`,
         [owner.id, physician.id],
       )) as { rows: { id: string }[] }
     ).rows[0]!.id;
     const writes: [string, () => Promise<unknown>, string][] = [
-      ['an item', () => exec(`update images set width = 2 where id = $1`, [item]), owner.id],
+      ['an item', () => exec(`update archive_items set width = 2 where id = $1`, [item]), owner.id],
       [
         'a study',
         () =>
@@ -196,7 +196,7 @@ describe('the database announces every change a list shows (migration 0013)', ()
         'a note',
         () =>
           exec(
-            `insert into image_notes (image_id, author_id, author_role, note) values ($1, $2, 'PHYSICIAN', 'n')`,
+            `insert into item_notes (item_id, author_id, author_role, note) values ($1, $2, 'PHYSICIAN', 'n')`,
             [item, physician.id],
           ),
         owner.id,
@@ -205,7 +205,7 @@ describe('the database announces every change a list shows (migration 0013)', ()
         'an invoice',
         () =>
           exec(
-            `insert into invoices (patient_id, radiologist_id, image_id, amount_cents, provider, url)
+            `insert into invoices (patient_id, radiologist_id, item_id, amount_cents, provider, url)
              values ($1, $2, $3, 100, 'sandbox', 'https://pay.example/1')`,
             [owner.id, radiologist.id, item],
           ),
@@ -214,7 +214,7 @@ describe('the database announces every change a list shows (migration 0013)', ()
       ['a link to a physician', () => linkPatient(t.database.db, owner.id, physician.id), owner.id],
       // A name shows on any number of patients' items: every patient is announced (no key).
       ['a name', () => exec(`update users set first_name = 'Other' where id = $1`, [radiologist.id]), ''],
-      ['an item deleted', () => exec(`delete from images where id = $1`, [item]), owner.id],
+      ['an item deleted', () => exec(`delete from archive_items where id = $1`, [item]), owner.id],
     ];
     for (const [label, write, expected] of writes) {
       expect({ label, announced: await announces(write, expected) }).toEqual({ label, announced: true });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import * as repo from './images.repository.js';
+import * as repo from './archive-items.repository.js';
 
 /** A frame of a study as annotations and key images name it; the series is checked when given. */
 export interface FrameReference {

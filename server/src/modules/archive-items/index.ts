@@ -6,8 +6,8 @@ export {
   summarizeImagesOfPatients,
   thumbnailUrlOf,
   type Uploader,
-} from './images.service.js';
+} from './archive-items.service.js';
 export { areFramesOfStudy, type FrameReference } from './study-frames.js';
 export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';
-export { itemsWithoutThumbnail } from './images.service.js';
+export { itemsWithoutThumbnail } from './archive-items.service.js';
 export { THUMBNAIL_JOB, thumbnailJob } from './thumbnail.job.js';

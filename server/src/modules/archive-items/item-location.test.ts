@@ -5,7 +5,7 @@ import { bearer, createPatient, createPhysician, signIn } from '../../../test/fa
 import { uploadFile } from '../../../test/uploads.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { eq } from 'drizzle-orm';
-import { images } from '../../db/schema/images.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 
 let t: TestApp;
 let token: string;
@@ -55,8 +55,8 @@ async function storeImage(file: Buffer) {
   expect(response.statusCode).toBe(201);
   const [row] = await t.database.db
     .select()
-    .from(images)
-    .where(eq(images.id, response.json().uid as string));
+    .from(archiveItems)
+    .where(eq(archiveItems.id, response.json().uid as string));
   if (!row) {
     throw new Error('the image was not stored');
   }
