@@ -7,97 +7,165 @@ import type { ActorFacts } from '../../lib/actor.js';
 import * as repo from './access.repository.js';
 
 /**
- * Who may see or change what: every such decision of the archive is made here, batched, on top of
- * the queries of access.repository.ts. Services ask before they read or write; repositories of
- * other modules receive the list filters below as plain conditions and never decide themselves.
+ * Who may do what: every access decision of the archive is made here, batched, on top of the
+ * queries of access.repository.ts. Services ask before they read or write; repositories of other
+ * modules receive the list filters below as plain conditions and never decide themselves.
  *
- * - 'image'   an archive item (an image today, a DICOM study next: see access.repository.ts)
- * - 'patient' a patient's record: their item lists and patient card
- * - 'profile' a patient's profile: their picture and care team (same readers as the record)
+ * A decision is a verb on records. Each verb takes ids of one kind of record:
+ *
+ * | verb               | ids of         | who                                                         |
+ * |--------------------|----------------|-------------------------------------------------------------|
+ * | `patient:read`     | patients       | the patient, their physician, a radiologist paid for one of their items |
+ * | `item:read`        | archive items  | the patient and their physician; a radiologist the items they were paid for |
+ * | `item:download`    | archive items  | the readers of the item (its files: original, frames, rendered, bulk data) |
+ * | `item:store`       | patients       | a verified physician or radiologist who may read the patient |
+ * | `item:extend`      | archive items  | a verified physician or radiologist who may read the study |
+ * | `note:read`        | archive items  | the readers of the item; whose notes: `noteReadFilter`      |
+ * | `note:write`       | archive items  | the physician; a radiologist once paid (`awaitsPayment` tells the unpaid case) |
+ * | `annotation:write` | archive items  | the readers of the item, each on their own marks            |
+ * | `opinion:request`  | archive items  | the patient, on their own items                             |
+ * | `share:create`     | archive items  | the patient and their physician, never a radiologist        |
+ * | `rating:write`     | radiologists   | a verified patient whose paid item the radiologist wrote on |
+ * | `picture:read`     | users          | anyone for staff; the readers of the patient for a patient  |
+ *
+ * An account whose address is not confirmed may do none of these.
  */
-export type AccessKind = 'image' | 'patient' | 'profile';
+export type Verb =
+  | 'patient:read'
+  | 'item:read'
+  | 'item:download'
+  | 'item:store'
+  | 'item:extend'
+  | 'note:read'
+  | 'note:write'
+  | 'annotation:write'
+  | 'opinion:request'
+  | 'share:create'
+  | 'rating:write'
+  | 'picture:read';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
-/** Of `ids`, those the user may read, in one query whatever their number. */
-export async function canRead(
+type Ids = string[];
+type Decide = (ctx: AppContext, actor: ActorFacts, ids: Ids) => Promise<Set<string>>;
+
+const readableItems: Decide = (ctx, actor, ids) => repo.readableItemIds(ctx.db, actor, ids);
+const readablePatients: Decide = (ctx, actor, ids) => repo.readablePatientIds(ctx.db, actor, ids);
+const none = () => Promise.resolve(new Set<string>());
+
+/** Staff who may store in the archive may add exactly where they may read. */
+const storingOn =
+  (decide: Decide): Decide =>
+  (ctx, actor, ids) =>
+    storeRefusalOf(actor) ? none() : decide(ctx, actor, ids);
+
+const DECISIONS: Record<Verb, Decide> = {
+  'patient:read': readablePatients,
+  'item:read': readableItems,
+  // Files are served to the readers of their item; a signed file URL is only ever issued to them.
+  'item:download': readableItems,
+  'item:store': storingOn(readablePatients),
+  'item:extend': storingOn(readableItems),
+  'note:read': readableItems,
+  // A radiologist may write once their invoice for the item is paid: exactly when they may read it.
+  'note:write': (ctx, actor, ids) => (actor.role === 'PATIENT' ? none() : readableItems(ctx, actor, ids)),
+  'annotation:write': readableItems,
+  // A patient reads only their own items.
+  'opinion:request': (ctx, actor, ids) =>
+    actor.role === 'PATIENT' ? readableItems(ctx, actor, ids) : none(),
+  'share:create': (ctx, actor, ids) =>
+    actor.role === 'RADIOLOGIST' ? none() : readableItems(ctx, actor, ids),
+  'rating:write': async (ctx, actor, ids) => {
+    if (actor.role !== 'PATIENT' || !actor.emailVerified) {
+      return new Set();
+    }
+    const rated = await Promise.all(ids.map((id) => repo.hasReviewedPaidItem(ctx.db, id, actor.id)));
+    return new Set(ids.filter((_, index) => rated[index]));
+  },
+  'picture:read': (ctx, actor, ids) => repo.usersWithPictureReadableBy(ctx.db, actor, ids),
+};
+
+/** Of `ids`, those on which the actor may do `verb`, in one query whatever their number. */
+export async function permitted(
   ctx: AppContext,
-  user: ActorFacts,
-  kind: AccessKind,
+  actor: ActorFacts,
+  verb: Verb,
   ids: readonly string[],
 ): Promise<Set<string>> {
   // Malformed ids name nothing; dropping them here keeps them out of the SQL.
   const candidates = [...new Set(ids.filter(isUuid))];
-  if (candidates.length === 0) {
-    return new Set();
-  }
-  switch (kind) {
-    case 'image':
-      return repo.readableItemIds(ctx.db, user, candidates);
-    case 'patient':
-    case 'profile':
-      return repo.readablePatientIds(ctx.db, user, candidates);
-  }
+  return candidates.length === 0 ? new Set() : DECISIONS[verb](ctx, actor, candidates);
+}
+
+/** Whether the actor may do `verb` on the one record `id`. */
+export async function may(ctx: AppContext, actor: ActorFacts, verb: Verb, id: string): Promise<boolean> {
+  return (await permitted(ctx, actor, verb, [id])).has(id);
 }
 
 /**
- * Throws NOT_FOUND unless the user may read every one of `ids`: a record the caller may not see
- * answers exactly like one that does not exist, so ids cannot be probed.
+ * Throws NOT_FOUND unless the actor may do `verb` on every one of `ids`: a record the caller may
+ * not touch answers exactly like one that does not exist, so ids cannot be probed.
  */
-export async function requireRead(
+export async function requirePermitted(
   ctx: AppContext,
-  user: ActorFacts,
-  kind: AccessKind,
+  actor: ActorFacts,
+  verb: Verb,
   ids: readonly string[],
 ): Promise<void> {
-  const allowed = await canRead(ctx, user, kind, ids);
+  const allowed = await permitted(ctx, actor, verb, ids);
   if (ids.length === 0 || ids.some((id) => !allowed.has(id))) {
     throw new AppError('NOT_FOUND');
   }
 }
 
 /**
- * Throws NOT_FOUND unless the user may ask for this patient's item list: anyone who may read the
+ * Throws NOT_FOUND unless the actor may ask for this patient's item list: anyone who may read the
  * patient, and the patient themself even when unverified — who then gets an empty list (an empty
  * archive, docs/security.md §4) from `itemReadFilter`, not an error.
  */
-export async function requireListOf(ctx: AppContext, user: ActorFacts, patientId: string): Promise<void> {
-  if (user.role === 'PATIENT' && user.id === patientId) {
+export async function requireListOf(ctx: AppContext, actor: ActorFacts, patientId: string): Promise<void> {
+  if (actor.role === 'PATIENT' && actor.id === patientId) {
     return;
   }
-  await requireRead(ctx, user, 'patient', [patientId]);
+  await requirePermitted(ctx, actor, 'patient:read', [patientId]);
 }
 
-/** Condition on archive-item rows for list and count queries: the items the user may read. */
-export function itemReadFilter(user: ActorFacts): SQL {
-  return repo.itemReadableBy(user);
+/** Condition on archive-item rows for list and count queries: the items the actor may read. */
+export function itemReadFilter(actor: ActorFacts): SQL {
+  return repo.itemReadableBy(actor);
 }
 
 /**
- * Condition on archive-item rows for DICOMweb: the items the user may read, and a physician's
+ * Condition on archive-item rows for DICOMweb: the items the actor may read, and a physician's
  * studies waiting in their Incoming list (received without a patient), which nothing else lists.
  */
-export function dicomReadFilter(user: ActorFacts): SQL {
-  return repo.itemOrReceivedReadableBy(user);
+export function dicomReadFilter(actor: ActorFacts): SQL {
+  return repo.itemOrReceivedReadableBy(actor);
 }
 
-/** Condition on archive-item rows: the studies waiting in the user's Incoming list. */
-export function receivedItemFilter(user: ActorFacts): SQL {
-  return repo.receivedBy(user);
+/** Condition on archive-item rows: the studies waiting in the actor's Incoming list. */
+export function receivedItemFilter(actor: ActorFacts): SQL {
+  return repo.receivedBy(actor);
 }
 
-/** Condition on a column of patient ids for list queries: the patients the user may read. */
-export function patientReadFilter(user: ActorFacts, patientId: SQLWrapper): SQL {
-  return repo.patientReadableBy(user, patientId);
+/** Condition on a column of patient ids for list queries: the patients the actor may read. */
+export function patientReadFilter(actor: ActorFacts, patientId: SQLWrapper): SQL {
+  return repo.patientReadableBy(actor, patientId);
 }
 
-/** Who may add items to a patient's record: their physician, or a radiologist the patient has paid. */
-export async function canUploadFor(ctx: AppContext, user: ActorFacts, patientId: string): Promise<boolean> {
-  // Patients never add to their own record; staff add exactly where they may read.
-  if (user.role === 'PATIENT') {
-    return false;
-  }
-  return (await canRead(ctx, user, 'patient', [patientId])).has(patientId);
+/** Condition on note rows of items the actor may read (`note:read`): whose notes they see. */
+export function noteReadFilter(actor: ActorFacts): SQL {
+  return repo.noteReadableBy(actor);
+}
+
+/** Condition on user rows (`picture:read`): whose pictures the actor, or someone signed out, may see. */
+export function pictureReadFilter(actor: ActorFacts | undefined): SQL {
+  return repo.pictureReadableBy(actor);
+}
+
+/** Whether anyone may see this person's picture without signing in (physicians and radiologists). */
+export function isPublicPictureOf(person: { role: ActorFacts['role'] }): boolean {
+  return person.role !== 'PATIENT';
 }
 
 /**
@@ -105,8 +173,8 @@ export async function canUploadFor(ctx: AppContext, user: ActorFacts, patientId:
  * and accounts whose address is not confirmed (403 asking them to confirm it: an address nobody
  * has proved could be anyone's, and such an account could fill the archive).
  */
-export function requireStorer(user: ActorFacts): void {
-  const refusal = storeRefusalOf(user);
+export function requireStorer(actor: ActorFacts): void {
+  const refusal = storeRefusalOf(actor);
   if (refusal === 'forbidden') {
     throw new AppError('FORBIDDEN');
   }
@@ -115,86 +183,62 @@ export function requireStorer(user: ActorFacts): void {
   }
 }
 
-/** Why the user may not store in the archive ('forbidden': a patient; 'unverified'), or undefined. */
-export function storeRefusalOf(user: ActorFacts): 'forbidden' | 'unverified' | undefined {
-  if (user.role === 'PATIENT') {
+/** Why the actor may not store in the archive ('forbidden': a patient; 'unverified'), or undefined. */
+export function storeRefusalOf(actor: ActorFacts): 'forbidden' | 'unverified' | undefined {
+  if (actor.role === 'PATIENT') {
     return 'forbidden';
   }
-  return user.emailVerified ? undefined : 'unverified';
+  return actor.emailVerified ? undefined : 'unverified';
 }
 
 /**
- * Whether the user may add instances to a study already filed: only someone who may read it (a
- * radiologist paid for one study of a patient adds nothing to the patient's other studies).
+ * Whether studies the actor sends without naming a patient may wait in an Incoming list of theirs:
+ * only a physician keeps one (a radiologist stores for a patient who paid them, and must say whom).
  */
-export async function canAddToStudy(ctx: AppContext, user: ActorFacts, itemId: string): Promise<boolean> {
-  return user.role !== 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
+export function mayReceiveUnfiled(actor: ActorFacts): boolean {
+  return actor.role === 'PHYSICIAN';
 }
 
 /**
- * Whether the user may write their note on an item: the patient's physician, or a radiologist
- * whose invoice for it is paid. 'unpaid' is a radiologist whose invoice is still open (409, not
- * 404: the radiologist knows of the request). 'none' is answered as NOT_FOUND.
+ * Whether `note:write` is refused only because the radiologist's invoice for the item is still
+ * open: answered 409 rather than 404, since the radiologist knows of the request.
  */
-export async function noteAccess(
-  ctx: AppContext,
-  user: ActorFacts,
-  itemId: string,
-): Promise<'allowed' | 'unpaid' | 'none'> {
-  if (user.role === 'PATIENT') {
-    return 'none';
-  }
-  if ((await canRead(ctx, user, 'image', [itemId])).has(itemId)) {
-    return 'allowed';
-  }
-  const isWaitingForPayment =
-    user.role === 'RADIOLOGIST' &&
-    user.emailVerified &&
+export async function awaitsPayment(ctx: AppContext, actor: ActorFacts, itemId: string): Promise<boolean> {
+  return (
+    actor.role === 'RADIOLOGIST' &&
+    actor.emailVerified &&
     isUuid(itemId) &&
-    (await repo.hasOpenInvoiceFor(ctx.db, user.id, itemId));
-  return isWaitingForPayment ? 'unpaid' : 'none';
-}
-
-/** A patient may ask for a second opinion on their own items only (the only items they can read). */
-export async function canRequestOpinion(ctx: AppContext, user: ActorFacts, itemId: string): Promise<boolean> {
-  return user.role === 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
-}
-
-/** A patient may rate a radiologist who has written a note on one of their items they were paid for. */
-export async function canRate(ctx: AppContext, user: ActorFacts, radiologistId: string): Promise<boolean> {
-  if (user.role !== 'PATIENT' || !user.emailVerified) {
-    return false;
-  }
-  return repo.hasReviewedPaidItem(ctx.db, radiologistId, user.id);
+    repo.hasOpenInvoiceFor(ctx.db, actor.id, itemId)
+  );
 }
 
 /**
- * The staff who may read a patient's record (their care team), when the user may read the
- * patient's profile; none otherwise.
+ * The staff who may read a patient's record (their care team), when the actor may read the
+ * patient; none otherwise.
  */
 export async function careTeamOf(
   ctx: AppContext,
-  user: ActorFacts,
+  actor: ActorFacts,
   patientId: string,
 ): Promise<{ physicianId: string | undefined; radiologistIds: string[] }> {
-  if (!(await canRead(ctx, user, 'profile', [patientId])).has(patientId)) {
+  if (!(await may(ctx, actor, 'patient:read', patientId))) {
     return { physicianId: undefined, radiologistIds: [] };
   }
   return repo.staffWithAccessTo(ctx.db, patientId);
 }
 
 /**
- * Whose annotations of a readable item the user sees: their own and, for its patient and
+ * Whose annotations of a readable item the actor sees: their own and, for its patient and
  * physician, those of each radiologist once their analysis is written. A radiologist's marks are
  * part of the opinion the patient paid for, shown with it and not while it is in progress;
  * everyone else's stay private to their author (radiologists never see the physician's, so each
- * opinion stays independent). The caller has checked that the user may read the item.
+ * opinion stays independent). The caller has checked that the actor may read the item.
  */
 export async function annotationAuthorsFor(
   ctx: AppContext,
-  user: ActorFacts,
+  actor: ActorFacts,
   itemId: string,
 ): Promise<string[]> {
-  const seesAnalyses = user.role === 'PATIENT' || user.role === 'PHYSICIAN';
-  return [user.id, ...(seesAnalyses ? await repo.analystsOf(ctx.db, itemId) : [])];
+  const seesAnalyses = actor.role === 'PATIENT' || actor.role === 'PHYSICIAN';
+  return [actor.id, ...(seesAnalyses ? await repo.analystsOf(ctx.db, itemId) : [])];
 }

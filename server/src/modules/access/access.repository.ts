@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { isAnyUuidOf } from '../../db/any-of.js';
 import { patientPhysicians } from '../../db/schema/care.js';
@@ -178,4 +178,40 @@ export async function analystsOf(db: Queryable, itemId: string): Promise<string[
       ),
     );
   return rows.map((row) => row.authorId);
+}
+
+/**
+ * Condition on note rows of items the viewer may read: whose notes they see. The physician's
+ * note is the clinical question and travels with the item to everyone who reads it; a
+ * radiologist's note is their opinion, seen by the patient and the physician who asked for it and
+ * by its author, and never by another radiologist, so that each opinion stays independent.
+ */
+export function noteReadableBy(viewer: ActorFacts): SQL {
+  if (viewer.role !== 'RADIOLOGIST') {
+    return sql`true`;
+  }
+  return sql`(${itemNotes.authorRole} = 'PHYSICIAN' or ${itemNotes.authorId} = ${viewer.id})`;
+}
+
+/**
+ * Condition on user rows: whose profile pictures the viewer (undefined: someone not signed in)
+ * may see. Physicians and radiologists present themselves to patients, so their pictures are
+ * public; a patient's picture is part of their record and follows its readers.
+ */
+export function pictureReadableBy(viewer: ActorFacts | undefined): SQL {
+  const isStaff = inArray(users.role, ['PHYSICIAN', 'RADIOLOGIST']);
+  return viewer ? sql`(${isStaff} or ${patientReadableBy(viewer, users.id)})` : isStaff;
+}
+
+/** Of `userIds` (valid UUIDs), the people whose pictures the viewer may see. */
+export async function usersWithPictureReadableBy(
+  db: Queryable,
+  viewer: ActorFacts,
+  userIds: string[],
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(isAnyUuidOf(users.id, userIds), pictureReadableBy(viewer)));
+  return new Set(rows.map((row) => row.id));
 }

@@ -12,7 +12,7 @@ import {
 import { createUpload, uploadImageFor } from '../../../test/uploads.js';
 import { users } from '../../db/schema/users.js';
 import { linkPatient } from '../patients/patients.repository.js';
-import { canRead, requireRead } from './access.policy.js';
+import { permitted, requirePermitted } from './access.policy.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,22 +96,22 @@ describe('the access policy', () => {
     const second = await uploadFor(physicianToken, mine.id);
     const viewer = { id: physician.id, role: 'PHYSICIAN' as const, emailVerified: true };
 
-    const images = await canRead(t.app.ctx, viewer, 'image', [
+    const images = await permitted(t.app.ctx, viewer, 'item:read', [
       first,
       second,
       'not-a-uuid',
       '00000000-0000-4000-8000-000000000000',
     ]);
     expect(images).toEqual(new Set([first, second]));
-    const patients = await canRead(t.app.ctx, viewer, 'patient', [mine.id, stranger.id, physician.id]);
+    const patients = await permitted(t.app.ctx, viewer, 'patient:read', [mine.id, stranger.id, physician.id]);
     expect(patients).toEqual(new Set([mine.id]));
-    await expect(requireRead(t.app.ctx, viewer, 'patient', [mine.id, stranger.id])).rejects.toThrow(
+    await expect(requirePermitted(t.app.ctx, viewer, 'patient:read', [mine.id, stranger.id])).rejects.toThrow(
       'NOT_FOUND',
     );
-    await expect(requireRead(t.app.ctx, viewer, 'image', [])).rejects.toThrow('NOT_FOUND');
+    await expect(requirePermitted(t.app.ctx, viewer, 'item:read', [])).rejects.toThrow('NOT_FOUND');
     const otherPatient = { id: stranger.id, role: 'PATIENT' as const, emailVerified: true };
-    expect(await canRead(t.app.ctx, otherPatient, 'image', [first])).toEqual(new Set());
-    expect(await canRead(t.app.ctx, otherPatient, 'profile', [stranger.id, mine.id])).toEqual(
+    expect(await permitted(t.app.ctx, otherPatient, 'item:read', [first])).toEqual(new Set());
+    expect(await permitted(t.app.ctx, otherPatient, 'patient:read', [stranger.id, mine.id])).toEqual(
       new Set([stranger.id]),
     );
   });

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { annotationAuthorsFor, requireRead } from '../access/index.js';
+import { annotationAuthorsFor, requirePermitted } from '../access/index.js';
 import { auditChange, auditReads } from '../audit/index.js';
 import { areFramesOfStudy } from '../archive-items/index.js';
 import * as repo from './annotations.repository.js';
@@ -19,7 +19,7 @@ type Item = NonNullable<Awaited<ReturnType<typeof repo.findItem>>>;
 
 /** The item, when the caller may read it (the readers of GET /api/image/{uid}); NOT_FOUND otherwise. */
 async function findReadableItem(ctx: AppContext, user: Actor, itemId: string): Promise<Item> {
-  await requireRead(ctx, user, 'image', [itemId]);
+  await requirePermitted(ctx, user, 'item:read', [itemId]);
   const item = await repo.findItem(ctx.db, itemId);
   if (!item) {
     throw new AppError('NOT_FOUND');

@@ -113,8 +113,11 @@ export async function countImagesOfPatients(db: Queryable, patientIds: string[],
   return new Map(rows.map((row) => [row.patientId!, row.total]));
 }
 
-/** Notes of the images with their authors: physicians first, then radiologists by time. */
-export function listNotesOfImages(db: Queryable, imageIds: string[]) {
+/**
+ * Notes of the images with their authors, those `readable` lets the caller see (access
+ * `noteReadFilter`): physicians first, then radiologists by time.
+ */
+export function listNotesOfImages(db: Queryable, imageIds: string[], readable: SQL) {
   return db
     .select({
       imageId: itemNotes.itemId,
@@ -133,7 +136,7 @@ export function listNotesOfImages(db: Queryable, imageIds: string[]) {
     .from(itemNotes)
     .innerJoin(author, eq(author.id, itemNotes.authorId))
     .leftJoin(recommended, eq(recommended.id, itemNotes.recommendationId))
-    .where(isAnyUuidOf(itemNotes.itemId, imageIds))
+    .where(and(isAnyUuidOf(itemNotes.itemId, imageIds), readable))
     .orderBy(
       sql`case when ${itemNotes.authorRole} = 'PHYSICIAN' then 0 else 1 end`,
       asc(itemNotes.createdAt),

@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { groupedKey } from '../../db/shared-cache.js';
 import { expiryFor } from '../storage/index.js';
 import type { Actor } from '../../lib/actor.js';
-import { canUploadFor, itemReadFilter, requireListOf, requireRead } from '../access/index.js';
+import { itemReadFilter, may, noteReadFilter, requireListOf, requirePermitted } from '../access/index.js';
 import { auditChange, auditReads } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { extensionOfMime } from '../storage/index.js';
@@ -27,6 +27,7 @@ async function presentImageRows(ctx: AppContext, user: Actor, rows: repo.ImageRo
       ? await repo.listNotesOfImages(
           ctx.db,
           rows.map((row) => row.id),
+          noteReadFilter(user),
         )
       : [];
   return presentImages(ctx, user, rows, notes);
@@ -83,7 +84,7 @@ async function loadImagePage(
 }
 
 async function findReadableImage(ctx: AppContext, user: Actor, imageId: string) {
-  await requireRead(ctx, user, 'image', [imageId]);
+  await requirePermitted(ctx, user, 'item:read', [imageId]);
   const row = await repo.findImage(ctx.db, imageId);
   if (!row) {
     throw new AppError('NOT_FOUND');
@@ -216,7 +217,7 @@ export async function uploadImage(
   body: z.output<typeof uploadImageBodySchema>,
   ip: string,
 ): Promise<string> {
-  if (!(await canUploadFor(ctx, user, body.patient))) {
+  if (!(await may(ctx, user, 'item:store', body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { noteAccess } from '../access/index.js';
+import { awaitsPayment, may } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { findPhysicianOf } from '../patients/index.js';
@@ -49,11 +49,11 @@ export async function updateNote(
   body: z.output<typeof updateNoteBodySchema>,
   ip: string,
 ): Promise<string> {
-  const access = await noteAccess(ctx, user, imageId);
-  if (access === 'unpaid') {
+  const allowed = await may(ctx, user, 'note:write', imageId);
+  if (!allowed && (await awaitsPayment(ctx, user, imageId))) {
     throw new RuleViolation(UNPAID);
   }
-  const row = access === 'allowed' ? await repo.findImage(ctx.db, imageId) : undefined;
+  const row = allowed ? await repo.findImage(ctx.db, imageId) : undefined;
   if (!row) {
     throw new AppError('NOT_FOUND');
   }

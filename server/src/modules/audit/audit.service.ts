@@ -5,7 +5,7 @@ import { auditLog } from '../../db/schema/audit.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { GroupCommit } from '../../lib/group-commit.js';
 import type { Actor } from '../../lib/actor.js';
-import { canRead } from '../access/index.js';
+import { may } from '../access/index.js';
 import * as auditRepo from './audit.repository.js';
 import { accessHistoryOfPatient, appendAuditRows, type AccessHistoryRow } from './audit.repository.js';
 import type { AuditEntry } from './audit-entry.js';
@@ -107,7 +107,7 @@ export async function listAccessHistory(
 ): Promise<AccessHistoryPage> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
   // It names the patient's care team: an account that may not read its own record sees none of it.
-  if (!(await canRead(ctx, patient, 'patient', [patient.id])).has(patient.id)) {
+  if (!(await may(ctx, patient, 'patient:read', patient.id))) {
     return { entries: [], next_cursor: null };
   }
   const rows = await accessHistoryOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });

@@ -4,7 +4,7 @@ import { STUDY_MESSAGES, type DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { canUploadFor, requireStorer } from '../access/index.js';
+import { may, mayReceiveUnfiled, requireStorer } from '../access/index.js';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
 import { partitionReads, type FileRead, type RefusedFile } from '../studies/index.js';
 import { dicomPartReaders } from '../studies/index.js';
@@ -98,10 +98,10 @@ export async function storeInstances(
 ): Promise<StowAnswer> {
   requireStorer(user);
   // Without a patient, a physician's studies wait in their Incoming list; a radiologist must name one.
-  if (!request.patient && user.role !== 'PHYSICIAN') {
+  if (!request.patient && !mayReceiveUnfiled(user)) {
     throw new InvalidInput('patient', NO_PATIENT);
   }
-  if (request.patient && !(await canUploadFor(ctx, user, request.patient))) {
+  if (request.patient && !(await may(ctx, user, 'item:store', request.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const storage = await storageBudget(ctx, user);

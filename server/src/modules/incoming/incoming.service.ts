@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { canUploadFor, receivedItemFilter } from '../access/index.js';
+import { may, receivedItemFilter } from '../access/index.js';
 import { readDate } from '../dicom/index.js';
 import { announceNewItem } from '../archive-items/index.js';
 import { readDicomFile, type DicomFile } from '../studies/index.js';
@@ -58,7 +58,7 @@ export async function assignIncoming(
   ip: string,
 ): Promise<AssignIncomingResponse> {
   const waiting = await findReceivedStudy(ctx.db, receivedItemFilter(user), id);
-  if (!waiting || !(await canUploadFor(ctx, user, body.patient))) {
+  if (!waiting || !(await may(ctx, user, 'item:store', body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const people = await peopleInStudy(ctx.db, id);

@@ -8,7 +8,7 @@ import { uniqueViolationOf } from '../../lib/db-errors.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import { centsToDollars } from '../../lib/money.js';
 import type { Actor } from '../../lib/actor.js';
-import { canRead, canRequestOpinion, requireRead } from '../access/index.js';
+import { may, requirePermitted } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { thumbnailUrlOf } from '../archive-items/index.js';
 import { notify } from '../notifications/index.js';
@@ -52,7 +52,7 @@ export async function createInvoice(
     throw new AppError('NOT_FOUND');
   }
   // A patient can read only their own images, so a readable image is one of theirs.
-  if (!(await canRequestOpinion(ctx, patient, imageUid))) {
+  if (!(await may(ctx, patient, 'opinion:request', imageUid))) {
     throw new AppError('NOT_FOUND');
   }
   if (await repo.hasOpenInvoice(ctx.db, patient.id)) {
@@ -112,7 +112,7 @@ export async function listInvoices(
 ): Promise<{ data: Invoice[]; next_cursor: string | null }> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
   // Invoices name the patient's images: an account that may not read its own record sees none.
-  if (!(await canRead(ctx, patient, 'patient', [patient.id])).has(patient.id)) {
+  if (!(await may(ctx, patient, 'patient:read', patient.id))) {
     return { data: [], next_cursor: null };
   }
   const rows = await repo.listInvoicesOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });
@@ -126,7 +126,7 @@ export async function listInvoices(
 }
 
 async function findOwnInvoice(ctx: AppContext, patient: Actor, id: string): Promise<repo.InvoiceRow> {
-  await requireRead(ctx, patient, 'patient', [patient.id]);
+  await requirePermitted(ctx, patient, 'patient:read', [patient.id]);
   const row = isUuid(id) ? await repo.findInvoice(ctx.db, id) : undefined;
   if (!row || row.patientId !== patient.id) {
     throw new AppError('NOT_FOUND');

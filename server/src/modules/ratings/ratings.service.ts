@@ -3,7 +3,7 @@ import { PATHS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { canRate } from '../access/index.js';
+import { may } from '../access/index.js';
 import { notify } from '../notifications/index.js';
 import * as repo from './ratings.repository.js';
 
@@ -23,7 +23,7 @@ export async function rateRadiologist(
   if (!radiologist.allowRatings) {
     throw new RuleViolation('This radiologist is not accepting ratings.');
   }
-  if (!(await canRate(ctx, patient, radiologist.id))) {
+  if (!(await may(ctx, patient, 'rating:write', radiologist.id))) {
     throw new RuleViolation('You can only rate a radiologist who has reviewed your images.');
   }
   return ctx.db.transaction(async (tx) => {

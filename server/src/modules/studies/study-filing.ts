@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import { Refusal, RuleViolation } from '../../lib/errors.js';
 import type { Actor, ActorFacts } from '../../lib/actor.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
-import { canAddToStudy } from '../access/index.js';
+import { may } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { recordNewItem, type Uploader } from '../archive-items/index.js';
 import { remainingStorage } from '../uploads/index.js';
@@ -100,7 +100,7 @@ export async function fileOneStudy(
   }
   // Adding to a study is for those who may read it: a radiologist paid for one study of a patient
   // files new studies for them, never series into their other studies.
-  if (filed?.patientId && !(await canAddToStudy(ctx, user, filed.itemId))) {
+  if (filed?.patientId && !(await may(ctx, user, 'item:extend', filed.itemId))) {
     throw new RuleViolation(STUDY_MESSAGES.cannotAddToStudy);
   }
   const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);

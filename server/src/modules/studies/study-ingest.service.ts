@@ -2,7 +2,7 @@ import { inParallel, STUDY_MESSAGES, type UploadStudyResponse } from '@ra/shared
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput, RuleViolation } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { canUploadFor, requireStorer } from '../access/index.js';
+import { may, requireStorer } from '../access/index.js';
 import { checkRecommendation } from '../archive-items/index.js';
 import {
   claimDicomUploads,
@@ -43,7 +43,7 @@ export async function fileStudies(
   ip: string,
 ): Promise<UploadStudyResponse> {
   requireStorer(user);
-  if (!(await canUploadFor(ctx, user, body.patient))) {
+  if (!(await may(ctx, user, 'item:store', body.patient))) {
     throw new AppError('NOT_FOUND');
   }
   const recommendationId = body.recommendation || null;

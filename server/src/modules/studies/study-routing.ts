@@ -1,7 +1,7 @@
 import { namesAnotherPatient } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
-import { canUploadFor } from '../access/index.js';
+import { may } from '../access/index.js';
 import * as repo from './studies.repository.js';
 import type { FiledStudy, FilingTarget, StudyFiles } from './filing-target.js';
 import { personOf } from './patient-guard.js';
@@ -19,7 +19,7 @@ export async function receivingTarget(
 ): Promise<{ target: FilingTarget; filed: FiledStudy | null }> {
   const matching: FiledStudy[] = [];
   for (const filed of await repo.findPatientStudiesByUid(ctx.db, group.studyInstanceUid)) {
-    if (!(await canUploadFor(ctx, user, filed.patientId!))) {
+    if (!(await may(ctx, user, 'item:store', filed.patientId!))) {
       continue;
     }
     const patient = await repo.findPatientDetails(ctx.db, filed.patientId!);

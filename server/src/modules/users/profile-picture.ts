@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { InvalidInput } from '../../lib/errors.js';
+import { isPublicPictureOf } from '../access/index.js';
 import type { Storage } from '../storage/index.js';
 import { extensionOfMime } from '../storage/index.js';
 import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/index.js';
@@ -37,10 +38,10 @@ export function privatePictureUrl(
 
 export function pictureUrlFor(
   storage: Storage,
-  person: PictureColumns & { id: string; role: string },
+  person: PictureColumns & { id: string; role: 'PATIENT' | 'PHYSICIAN' | 'RADIOLOGIST' },
   viewerId: string,
 ): string | null {
-  return person.role === 'PATIENT' ? privatePictureUrl(storage, person, viewerId) : publicPictureUrl(person);
+  return isPublicPictureOf(person) ? publicPictureUrl(person) : privatePictureUrl(storage, person, viewerId);
 }
 
 export function pictureCropKey(pictureId: string): string {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { users } from '../../db/schema/users.js';
 
@@ -91,12 +91,12 @@ export async function setPictureCrop(db: Queryable, userId: string, pictureId: s
   return rows.length > 0;
 }
 
-/** The crop behind a public picture URL: physicians' and radiologists' only. */
-export async function findPublicPictureCrop(db: Queryable, pictureId: string) {
+/** The crop behind a picture URL, when `readable` (access `pictureReadFilter`) lets its owner's show. */
+export async function findPictureCrop(db: Queryable, pictureId: string, readable: SQL) {
   const [row] = await db
     .select({ cropKey: users.pictureCropKey })
     .from(users)
-    .where(and(eq(users.pictureId, pictureId), inArray(users.role, ['PHYSICIAN', 'RADIOLOGIST'])));
+    .where(and(eq(users.pictureId, pictureId), readable));
   return row?.cropKey ?? undefined;
 }
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { PROFILE_PICTURE_JOB } from './profile-picture.job.js';
-import { careTeamOf } from '../access/index.js';
+import { careTeamOf, pictureReadFilter } from '../access/index.js';
 import { auditOwnProfileChange, auditReads } from '../audit/index.js';
 import { forgetUploadFiles } from '../uploads/index.js';
 import {
@@ -130,6 +130,7 @@ export async function updateProfile(
   }
 }
 
+/** The crop behind a public picture URL: only pictures anyone signed out may see (`picture:read`). */
 export function findPublicPictureCrop(ctx: AppContext, pictureId: string): Promise<string | undefined> {
-  return repo.findPublicPictureCrop(ctx.db, pictureId);
+  return repo.findPictureCrop(ctx.db, pictureId, pictureReadFilter(undefined));
 }
