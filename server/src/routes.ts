@@ -16,6 +16,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import type { Server } from '@tus/server';
 import type Stripe from 'stripe';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { worklistRoutes } from './modules/payments/worklist.routes.js';
 import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
@@ -48,6 +49,7 @@ export function registerRoutes(
   wadoRetrieveRoutes(app, ctx, requireUser, dicomwebLimits);
   notificationsRoutes(app, ctx, requireUser);
   paymentsRoutes(app, ctx, requireUser, deps.stripe);
+  worklistRoutes(app, ctx, requireUser);
   ratingsRoutes(app, ctx, requireUser);
   auditRoutes(app, ctx, requireUser);
 }

@@ -13,6 +13,7 @@ export * from './roles.js';
 export * from './web-paths.js';
 export * from './notifications.js';
 export * from './payments.js';
+export * from './worklist.js';
 export * from './profiles.js';
 export * from './mfa.js';
 export * from './studies.js';

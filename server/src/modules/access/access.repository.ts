@@ -32,77 +32,77 @@ function patientsOfPhysician(physicianId: string): SQL {
 }
 
 /**
- * Condition on a column of patient ids: the patients whose records the viewer may read — the
+ * Condition on a column of patient ids: the patients whose records the actor may read — the
  * patient themself, their physician, and a radiologist who may read at least one of their items.
  */
-export function patientReadableBy(viewer: ActorFacts, patientId: SQLWrapper): SQL {
+export function patientReadableBy(actor: ActorFacts, patientId: SQLWrapper): SQL {
   // An address nobody has proved could be anyone's: such accounts see no patient data at all.
-  if (!viewer.emailVerified) {
+  if (!actor.emailVerified) {
     return NOTHING;
   }
-  switch (viewer.role) {
+  switch (actor.role) {
     case 'PATIENT':
-      return sql`${patientId} = ${viewer.id}`;
+      return sql`${patientId} = ${actor.id}`;
     case 'PHYSICIAN':
-      return sql`${patientId} in (${patientsOfPhysician(viewer.id)})`;
+      return sql`${patientId} in (${patientsOfPhysician(actor.id)})`;
     case 'RADIOLOGIST':
-      return sql`${patientId} in (select ${archiveItems.patientId} from ${archiveItems} where ${archiveItems.id} in (${itemsPaidTo(viewer.id)}))`;
+      return sql`${patientId} in (select ${archiveItems.patientId} from ${archiveItems} where ${archiveItems.id} in (${itemsPaidTo(actor.id)}))`;
   }
 }
 
-/** Condition on archive-item rows: the items the viewer may read. */
-export function itemReadableBy(viewer: ActorFacts): SQL {
-  if (!viewer.emailVerified) {
+/** Condition on archive-item rows: the items the actor may read. */
+export function itemReadableBy(actor: ActorFacts): SQL {
+  if (!actor.emailVerified) {
     return NOTHING;
   }
-  switch (viewer.role) {
+  switch (actor.role) {
     // The patient and their physician see the whole record.
     case 'PATIENT':
     case 'PHYSICIAN':
-      return patientReadableBy(viewer, archiveItems.patientId);
+      return patientReadableBy(actor, archiveItems.patientId);
     // A radiologist sees exactly the items they were paid for, not the rest of the record.
     case 'RADIOLOGIST':
-      return sql`${archiveItems.id} in (${itemsPaidTo(viewer.id)})`;
+      return sql`${archiveItems.id} in (${itemsPaidTo(actor.id)})`;
   }
 }
 
-/** The items waiting in the viewer's Incoming list: received by them, a physician, without a patient. */
-export function receivedBy(viewer: ActorFacts): SQL {
-  if (!viewer.emailVerified || viewer.role !== 'PHYSICIAN') {
+/** The items waiting in the actor's Incoming list: received by them, a physician, without a patient. */
+export function receivedBy(actor: ActorFacts): SQL {
+  if (!actor.emailVerified || actor.role !== 'PHYSICIAN') {
     return NOTHING;
   }
-  return sql`(${archiveItems.patientId} is null and ${archiveItems.receiverId} = ${viewer.id})`;
+  return sql`(${archiveItems.patientId} is null and ${archiveItems.receiverId} = ${actor.id})`;
 }
 
-/** itemReadableBy, and the viewer's own items waiting in their Incoming list. */
-export function itemOrReceivedReadableBy(viewer: ActorFacts): SQL {
-  return sql`(${itemReadableBy(viewer)} or ${receivedBy(viewer)})`;
+/** itemReadableBy, and the actor's own items waiting in their Incoming list. */
+export function itemOrReceivedReadableBy(actor: ActorFacts): SQL {
+  return sql`(${itemReadableBy(actor)} or ${receivedBy(actor)})`;
 }
 
-/** Of `itemIds` (valid UUIDs), those the viewer may read. */
+/** Of `itemIds` (valid UUIDs), those the actor may read. */
 export async function readableItemIds(
   db: Queryable,
-  viewer: ActorFacts,
+  actor: ActorFacts,
   itemIds: string[],
 ): Promise<Set<string>> {
   const rows = await db
     .select({ id: archiveItems.id })
     .from(archiveItems)
-    .where(and(isAnyUuidOf(archiveItems.id, itemIds), itemReadableBy(viewer)));
+    .where(and(isAnyUuidOf(archiveItems.id, itemIds), itemReadableBy(actor)));
   return new Set(rows.map((row) => row.id));
 }
 
-/** Of `patientIds` (valid UUIDs), the patient accounts whose records the viewer may read. */
+/** Of `patientIds` (valid UUIDs), the patient accounts whose records the actor may read. */
 export async function readablePatientIds(
   db: Queryable,
-  viewer: ActorFacts,
+  actor: ActorFacts,
   patientIds: string[],
 ): Promise<Set<string>> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
     .where(
-      and(isAnyUuidOf(users.id, patientIds), eq(users.role, 'PATIENT'), patientReadableBy(viewer, users.id)),
+      and(isAnyUuidOf(users.id, patientIds), eq(users.role, 'PATIENT'), patientReadableBy(actor, users.id)),
     );
   return new Set(rows.map((row) => row.id));
 }
@@ -181,37 +181,37 @@ export async function analystsOf(db: Queryable, itemId: string): Promise<string[
 }
 
 /**
- * Condition on note rows of items the viewer may read: whose notes they see. The physician's
+ * Condition on note rows of items the actor may read: whose notes they see. The physician's
  * note is the clinical question and travels with the item to everyone who reads it; a
  * radiologist's note is their opinion, seen by the patient and the physician who asked for it and
  * by its author, and never by another radiologist, so that each opinion stays independent.
  */
-export function noteReadableBy(viewer: ActorFacts): SQL {
-  if (viewer.role !== 'RADIOLOGIST') {
+export function noteReadableBy(actor: ActorFacts): SQL {
+  if (actor.role !== 'RADIOLOGIST') {
     return sql`true`;
   }
-  return sql`(${itemNotes.authorRole} = 'PHYSICIAN' or ${itemNotes.authorId} = ${viewer.id})`;
+  return sql`(${itemNotes.authorRole} = 'PHYSICIAN' or ${itemNotes.authorId} = ${actor.id})`;
 }
 
 /**
- * Condition on user rows: whose profile pictures the viewer (undefined: someone not signed in)
+ * Condition on user rows: whose profile pictures the actor (undefined: someone not signed in)
  * may see. Physicians and radiologists present themselves to patients, so their pictures are
  * public; a patient's picture is part of their record and follows its readers.
  */
-export function pictureReadableBy(viewer: ActorFacts | undefined): SQL {
+export function pictureReadableBy(actor: ActorFacts | undefined): SQL {
   const isStaff = inArray(users.role, ['PHYSICIAN', 'RADIOLOGIST']);
-  return viewer ? sql`(${isStaff} or ${patientReadableBy(viewer, users.id)})` : isStaff;
+  return actor ? sql`(${isStaff} or ${patientReadableBy(actor, users.id)})` : isStaff;
 }
 
-/** Of `userIds` (valid UUIDs), the people whose pictures the viewer may see. */
+/** Of `userIds` (valid UUIDs), the people whose pictures the actor may see. */
 export async function usersWithPictureReadableBy(
   db: Queryable,
-  viewer: ActorFacts,
+  actor: ActorFacts,
   userIds: string[],
 ): Promise<Set<string>> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(isAnyUuidOf(users.id, userIds), pictureReadableBy(viewer)));
+    .where(and(isAnyUuidOf(users.id, userIds), pictureReadableBy(actor)));
   return new Set(rows.map((row) => row.id));
 }

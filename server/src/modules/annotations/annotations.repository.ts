@@ -123,3 +123,16 @@ export async function deleteAnnotation(
     .returning({ id: annotations.id });
   return rows.length > 0;
 }
+
+/** Of `itemIds`, those on which the author has drawn at least one annotation. */
+export async function itemsAnnotatedBy(
+  db: Queryable,
+  authorId: string,
+  itemIds: string[],
+): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ itemId: annotations.itemId })
+    .from(annotations)
+    .where(and(eq(annotations.authorId, authorId), isAnyUuidOf(annotations.itemId, itemIds)));
+  return new Set(rows.map((row) => row.itemId));
+}

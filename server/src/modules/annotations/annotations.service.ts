@@ -165,3 +165,8 @@ export async function deleteAnnotation(
     });
   });
 }
+
+/** Of `itemIds`, those the author has marked (a radiologist's analysis in progress, for the worklist). */
+export function itemsAnnotatedBy(ctx: AppContext, authorId: string, itemIds: string[]): Promise<Set<string>> {
+  return itemIds.length > 0 ? repo.itemsAnnotatedBy(ctx.db, authorId, itemIds) : Promise.resolve(new Set());
+}

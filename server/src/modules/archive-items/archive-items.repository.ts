@@ -49,6 +49,20 @@ export async function findImage(db: Queryable, imageId: string) {
   return row;
 }
 
+/** The items among `ids` that `readable` (the access policy's condition) lets the caller see. */
+export function findImagesByIds(db: Queryable, ids: string[], readable: SQL) {
+  return selectImages(db).where(and(isAnyUuidOf(archiveItems.id, ids), readable));
+}
+
+/** The author's notes among `itemIds`: whether each says something (an emptied note says nothing). */
+export async function notesOfAuthor(db: Queryable, authorId: string, itemIds: string[]) {
+  const rows = await db
+    .select({ itemId: itemNotes.itemId, isWritten: sql<boolean>`${itemNotes.note} <> ''` })
+    .from(itemNotes)
+    .where(and(eq(itemNotes.authorId, authorId), isAnyUuidOf(itemNotes.itemId, itemIds)));
+  return new Map(rows.map((row) => [row.itemId, row.isWritten]));
+}
+
 /*
  * The list queries take `readable`, the access policy's condition on image rows (the images the
  * caller may see); they never decide it themselves.

@@ -118,6 +118,24 @@ export async function summarizeImagesOfPatients(
   return { newest, counts };
 }
 
+/** The items among `ids` the caller may read, as wire images with their notes, by id. */
+export async function presentItems(ctx: AppContext, user: Actor, ids: string[]): Promise<Map<string, Image>> {
+  const rows = ids.length > 0 ? await repo.findImagesByIds(ctx.db, ids, itemReadFilter(user)) : [];
+  const images = await presentImageRows(ctx, user, rows);
+  return new Map(images.map((image) => [image.uid, image]));
+}
+
+/** Of `itemIds`, the author's notes: true where the note says something, false where it was emptied. */
+export function notesOfAuthor(
+  ctx: AppContext,
+  authorId: string,
+  itemIds: string[],
+): Promise<Map<string, boolean>> {
+  return itemIds.length > 0
+    ? repo.notesOfAuthor(ctx.db, authorId, itemIds)
+    : Promise.resolve(new Map<string, boolean>());
+}
+
 /** The signed thumbnail URL of an image the caller may see; null while it is being made. */
 export async function thumbnailUrlOf(ctx: AppContext, user: Actor, imageId: string): Promise<string | null> {
   const row = await findReadableImage(ctx, user, imageId);

@@ -1,7 +1,9 @@
-/** The images module's public entry: what other modules, jobs and plugins may use of it. */
+/** The archive-items module's public entry: what other modules, jobs and plugins may use of it. */
 export {
   announceNewItem,
   checkRecommendation,
+  notesOfAuthor,
+  presentItems,
   recordNewItem,
   summarizeImagesOfPatients,
   thumbnailUrlOf,

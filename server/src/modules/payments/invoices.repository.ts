@@ -108,3 +108,22 @@ export async function findLiveInvoiceFor(db: Queryable, imageId: string, radiolo
     .limit(1);
   return row;
 }
+
+/** The radiologist's paid invoices with their patients' names, oldest paid first. */
+export function listPaidInvoicesOf(db: Queryable, radiologistId: string) {
+  const paidAt = sql<Date>`coalesce(${invoices.paidAt}, ${invoices.createdAt})`.mapWith(invoices.paidAt);
+  return db
+    .select({
+      id: invoices.id,
+      itemId: invoices.itemId,
+      patientId: invoices.patientId,
+      paidAt,
+      patientTitle: patient.title,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+    })
+    .from(invoices)
+    .innerJoin(patient, eq(patient.id, invoices.patientId))
+    .where(and(eq(invoices.radiologistId, radiologistId), eq(invoices.status, 'paid')))
+    .orderBy(paidAt, invoices.id);
+}
