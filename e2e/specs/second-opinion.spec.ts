@@ -52,12 +52,22 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   await radiologist.getByRole('link', { name: 'Erin Endtoend has requested your opinion.' }).first().click();
   await expect(radiologist).toHaveURL(/\/patients$/);
 
-  // She opens the image and submits her analysis.
-  await radiologist.goto(`/imageview?image=${imageUid}`);
+  // Her dashboard's worklist shows the paid request with the physician's question, waiting.
+  await radiologist.goto('/dashboard');
+  const worklist = radiologist.getByRole('table', { name: 'Paid requests, waiting ones first' });
+  const request = worklist.getByRole('row').filter({ hasText: 'Please look at the left knee.' });
+  await expect(request).toContainText('Erin Endtoend');
+  await expect(request).toContainText('Waiting');
+
+  // She opens the image from there and submits her analysis.
+  await request.getByRole('link', { name: /^Open / }).click();
+  await expect(radiologist).toHaveURL(new RegExp(`/imageview\\?image=${imageUid}$`));
   await radiologist.getByLabel('Notes').fill('No fracture. Mild effusion; rest and review in six weeks.');
   const alerts = acceptDialogs(radiologist);
   await radiologist.getByRole('button', { name: 'Submit Analysis' }).click();
   await expect.poll(() => alerts).toEqual(['Note updated successfully!']);
+  await radiologist.goto('/dashboard');
+  await expect(request).toContainText('Analysis written');
 
   // The patient reads the opinion and rates her 4 stars.
   await patient.goto(`/imageview?image=${imageUid}`);

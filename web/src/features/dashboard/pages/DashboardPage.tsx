@@ -8,6 +8,7 @@ import type { RoleName } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
 import { PATHS } from '../../../lib/paths';
 import { ROLE_VARIANT } from '../../../lib/roles';
+import { WorklistSection } from '../components/WorklistSection';
 
 interface DashboardCard {
   title: string;
@@ -52,6 +53,7 @@ export function DashboardPage() {
   return (
     <Container className="py-5">
       <h1 className="mb-4">Welcome, {user.displayName || user.email}!</h1>
+      {user.role === 'Radiologist' && <WorklistSection />}
       {/* Four cards sit two by two on medium screens rather than three and one. */}
       <Row xs={1} md={cards.length === 4 ? 2 : 3} xl={cards.length} className="g-4">
         {cards.map((card) => (
