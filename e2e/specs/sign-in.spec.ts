@@ -19,6 +19,35 @@ test('a wrong password is refused', async ({ page }) => {
   await expect(signIn.alert()).toHaveText('The email or password is incorrect');
 });
 
+test('an unknown address, a wrong password and another portal’s account read the same', async ({ page }) => {
+  const signIn = new SignInPage(page);
+  await signIn.open('Physician');
+  const answers: string[] = [];
+  // An address with no account, a patient's address (another portal) and the demo physician's,
+  // each with a wrong password: nothing tells them apart.
+  for (const email of ['nobody-here@example.com', 'patient@example.com', 'physician@example.com']) {
+    await signIn.signIn(email, 'not the password');
+    await expect(signIn.alert()).toBeVisible();
+    answers.push((await signIn.alert().textContent()) ?? '');
+  }
+  expect(answers).toEqual(Array(3).fill('The email or password is incorrect'));
+});
+
+test('a physician following a link while signed out switches portal and lands where the link pointed', async ({
+  page,
+}) => {
+  await page.goto('/incoming');
+  await expect(page.getByRole('heading', { name: 'Patient Login' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Other portals' })
+    .getByRole('link', { name: 'Physician' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Physician Login' })).toBeVisible();
+  await new SignInPage(page).signIn('physician@example.com', DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/incoming$/);
+  await expect(page.getByRole('heading', { name: 'Incoming Studies' })).toBeVisible();
+});
+
 test('the demo radiologist signs in through the Radiologist portal and stays signed in on reload', async ({
   page,
 }) => {

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { renderPage, stubFetch } from '../../../test/render-page';
+import { renderPage } from '../../../test/render-page';
 import { SignInPage } from './SignInPage';
 
 async function fillAndSubmit(email: string, password: string) {
@@ -34,19 +34,32 @@ describe('SignInPage', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('stops at the portal check for an email of another role', async () => {
-    const { fetchStub, calls } = stubFetch([409, { success: false, msg: 'Unable to access portal' }]);
-    vi.stubGlobal('fetch', fetchStub);
-    const signIn = vi.fn();
+  it('signs in without asking the portal first, so no answer tells whether an address has an account', async () => {
+    const fetchSpy = vi.fn();
+    vi.stubGlobal('fetch', fetchSpy);
+    const signIn = vi.fn(() =>
+      Promise.reject(new ApiError(403, 'Unable to login through this portal', { error: 'x' })),
+    );
     renderPage(<SignInPage />, { path: '/signin', url: '/signin?role=Physician', auth: { signIn } });
     await fillAndSubmit(' Someone@Example.com ', 'secret password');
     expect(await screen.findByRole('alert')).toHaveTextContent('Unable to login through this portal');
-    expect(calls).toEqual([{ url: '/api/auth/portal/Physician', body: { email: 'someone@example.com' } }]);
-    expect(signIn).not.toHaveBeenCalled();
+    expect(signIn).toHaveBeenCalledWith('someone@example.com', 'secret password', 'Physician');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('links to the other portals, keeping where the user was going', async () => {
+    const { router } = renderPage(<SignInPage />, { path: '/signin', url: '/signin' });
+    const portals = screen.getByRole('navigation', { name: 'Other portals' });
+    expect(portals).toHaveTextContent('Not a patient? Sign in as Physician or Radiologist.');
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Radiologist' }));
+    expect(await screen.findByRole('heading', { name: 'Radiologist Login' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?role=Radiologist');
+    expect(screen.getByRole('navigation', { name: 'Other portals' })).toHaveTextContent(
+      'Not a radiologist? Sign in as Patient or Physician.',
+    );
   });
 
   it('shows the wrong-password message on a 401', async () => {
-    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() =>
       Promise.reject(new ApiError(401, 'The email or password is incorrect', { error: 'x' })),
     );
@@ -57,7 +70,6 @@ describe('SignInPage', () => {
   });
 
   it('shows "Something went wrong" for other failures', async () => {
-    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() => Promise.reject(new ApiError(500, 'Something went wrong.', {})));
     renderPage(<SignInPage />, { path: '/signin', auth: { signIn } });
     await fillAndSubmit('patient@example.com', 'any password');
@@ -65,7 +77,6 @@ describe('SignInPage', () => {
   });
 
   it('goes to the dashboard after signing in', async () => {
-    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() =>
       Promise.resolve({
         user: {
@@ -85,7 +96,6 @@ describe('SignInPage', () => {
   });
 
   it('asks for the two-factor code after the password, refuses a wrong one, then goes to the dashboard', async () => {
-    vi.stubGlobal('fetch', stubFetch([200, { success: true }]).fetchStub);
     const signIn = vi.fn(() => Promise.resolve({ mfaToken: 'challenge-token' }));
     const completeSignIn = vi
       .fn()

@@ -7,14 +7,13 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { signinBodySchema } from '@ra/shared';
+import { ROLE_NAMES, signinBodySchema, type RoleName } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
 import { SubmitButton } from '../../../components/SubmitButton';
 import { TextField } from '../../../components/TextField';
 import { ApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
 import { parseRoleName, ROLE_VARIANT } from '../../../lib/roles';
-import { checkPortal } from '../api/check-portal';
 import { MfaCodeForm } from '../components/MfaCodeForm';
 
 const signInFormSchema = signinBodySchema.pick({ email: true, password: true });
@@ -33,6 +32,27 @@ function failureMessage(error: unknown): string {
     return error.message;
   }
   return 'Something went wrong';
+}
+
+/**
+ * Links to the other portals, keeping where the user was going: someone who followed a link while
+ * signed out lands on the Patient portal and may be staff.
+ */
+function OtherPortals({ role, state }: { role: RoleName; state: unknown }) {
+  return (
+    <nav aria-label="Other portals" className="mt-3 pt-3 border-top small text-center">
+      Not a {role.toLowerCase()}? Sign in as{' '}
+      {ROLE_NAMES.filter((other) => other !== role).map((other, index) => (
+        <span key={other}>
+          {index > 0 && ' or '}
+          <Link to={`${PATHS.signIn}?role=${other}`} state={state} replace>
+            {other}
+          </Link>
+        </span>
+      ))}
+      .
+    </nav>
+  );
 }
 
 export function SignInPage() {
@@ -55,15 +75,11 @@ export function SignInPage() {
   });
   const { errors, isSubmitting } = form.formState;
 
+  // The portal is not checked before the password: the portal check tells whether an address has
+  // an account, so an unknown address and a wrong password would answer differently. The server
+  // checks the role at sign-in, once the password is right.
   const handleSubmit = form.handleSubmit(async ({ email, password }) => {
     setError(null);
-    // The portal is checked first, as the spec asks; the server checks the role again at sign-in.
-    try {
-      await checkPortal(role, email);
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 429 ? err.message : PORTAL_REFUSED);
-      return;
-    }
     try {
       const result = await signIn(email, password, role);
       if ('mfaToken' in result) {
@@ -127,6 +143,7 @@ export function SignInPage() {
             <Link to={PATHS.resetPassword}>Reset Password</Link>
             <Link to={PATHS.signUp}>Sign Up</Link>
           </div>
+          <OtherPortals role={role} state={state} />
         </Card.Body>
       </Card>
     </Container>
