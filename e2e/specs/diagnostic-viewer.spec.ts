@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ctPhantom, PHANTOM_HU, writeCtPhantom } from '../../server/test/ct-phantom.js';
-import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
+import {
+  addPatientByApi,
+  createPatientAccount,
+  DEMO_PASSWORD,
+  signInByApi,
+  toast,
+} from '../fixtures/accounts.js';
 import { storeStudyByApi } from '../fixtures/dicomweb.js';
 import { canvasPixels, drag, measurementTexts } from '../fixtures/viewer.js';
 
@@ -217,13 +223,8 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   await expect(radiologist.getByRole('link', { name: 'Key image 1 (W 1500 L -600)' })).toBeVisible();
 
   await radiologist.getByLabel('Notes').fill('A 60 mm sphere of +100 HU in water. No other finding.');
-  const alerts: string[] = [];
-  radiologist.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
   await radiologist.getByRole('button', { name: 'Submit Analysis' }).click();
-  await expect.poll(() => alerts).toEqual(['Note updated successfully!']);
+  await expect(toast(radiologist, 'Note updated successfully!')).toBeVisible();
 
   // Now the patient's viewer draws the radiologist's measurement.
   expect((await listed()).map((annotation) => annotation.author.role)).toEqual(['RADIOLOGIST']);

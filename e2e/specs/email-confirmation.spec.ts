@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptDialogs, uniqueEmail, waitForEmailLink } from '../fixtures/accounts.js';
+import { toast, uniqueEmail, waitForEmailLink } from '../fixtures/accounts.js';
 import { DashboardPage } from '../pages/dashboard.page.js';
 import { SignUpPage } from '../pages/sign-up.page.js';
 
@@ -7,7 +7,6 @@ test('a new patient confirms their email through the emailed link and the banner
   page,
 }) => {
   const email = uniqueEmail('confirming');
-  const alerts = acceptDialogs(page);
   const signUp = new SignUpPage(page);
   await signUp.open();
   await signUp.signUp({
@@ -19,7 +18,7 @@ test('a new patient confirms their email through the emailed link and the banner
     email,
     password: 'confirm password',
   });
-  await expect.poll(() => alerts).toEqual(['Share your account email with your physician to get started.']);
+  await expect(toast(page, 'Share your account email with your physician to get started.')).toBeVisible();
 
   // Sign-up signs the new patient in; until the address is confirmed the banner asks for it.
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import {
-  acceptDialogs,
   createPatientAccount,
   DEMO_PASSWORD,
   signInByApi,
+  toast,
   uniqueEmail,
   waitForEmailLink,
 } from '../fixtures/accounts.js';
@@ -80,12 +80,16 @@ test('a physician invites a patient and uploads an image with pausing; the patie
     .getByLabel('Recommended radiologist (optional)')
     .selectOption({ label: 'Dr. Laura Davis — Musculoskeletal' });
   await expect(completeButton).toBeEnabled();
-  const alerts = acceptDialogs(doctor);
   await completeButton.click();
   await doctor.getByRole('button', { name: 'Pause' }).click();
   await expect(doctor.getByText(/sent — paused/)).toBeVisible();
   await doctor.getByRole('button', { name: 'Resume' }).click();
-  await expect.poll(() => alerts).toEqual(['Image uploaded successfully!']);
+  const uploaded = toast(doctor, 'Image uploaded successfully!');
+  await expect(uploaded).toBeVisible();
+  await expect(uploaded.getByRole('link', { name: 'View the image' })).toHaveAttribute(
+    'href',
+    /^\/imageview\?image=[0-9a-f-]{36}$/,
+  );
 
   // The patient finds it in the library with its thumbnail, opens it, and reloads the view.
   await patient.goto('/imagelibrary');

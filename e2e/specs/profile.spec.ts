@@ -2,11 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Radiologist } from '@ra/shared';
 import {
-  acceptDialogs,
   createPatientAccount,
   DEMO_PASSWORD,
   patientWithImageByApi,
   signInByApi,
+  toast,
   uniqueEmail,
   waitForEmailLink,
 } from '../fixtures/accounts.js';
@@ -72,9 +72,8 @@ test('the demo radiologist adds a picture and a bio and opts out of ratings; pat
   await profile.bio().fill('Neuroradiologist. I answer second-opinion requests within two working days.');
   await john.getByLabel('Opt Out').check();
   await expect(profile.saveButton()).toBeEnabled();
-  const alerts = acceptDialogs(john);
   await profile.saveButton().click();
-  await expect.poll(() => alerts).toEqual(['Saved profile successfully!']);
+  await expect(toast(john, 'Saved profile successfully!')).toBeVisible();
 
   // The view shows the new values, and the cropped picture once the background job has made it.
   await expect(

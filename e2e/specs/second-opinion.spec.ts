@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptDialogs, patientWithImageByApi, signInByApi, waitForEmailLink } from '../fixtures/accounts.js';
+import { patientWithImageByApi, signInByApi, toast, waitForEmailLink } from '../fixtures/accounts.js';
 
 const LAURA = 'laura.davis@radiology-archive.example';
 
@@ -63,9 +63,8 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   await request.getByRole('link', { name: /^Open / }).click();
   await expect(radiologist).toHaveURL(new RegExp(`/imageview\\?image=${imageUid}$`));
   await radiologist.getByLabel('Notes').fill('No fracture. Mild effusion; rest and review in six weeks.');
-  const alerts = acceptDialogs(radiologist);
   await radiologist.getByRole('button', { name: 'Submit Analysis' }).click();
-  await expect.poll(() => alerts).toEqual(['Note updated successfully!']);
+  await expect(toast(radiologist, 'Note updated successfully!')).toBeVisible();
   await radiologist.goto('/dashboard');
   await expect(request).toContainText('Analysis written');
 

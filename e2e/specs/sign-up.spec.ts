@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { acceptDialogs, rosterPhysician, uniqueEmail } from '../fixtures/accounts.js';
+import { rosterPhysician, toast, uniqueEmail } from '../fixtures/accounts.js';
 import { DASHBOARD_CARDS, DashboardPage } from '../pages/dashboard.page.js';
 import { SignUpPage } from '../pages/sign-up.page.js';
 
 test('a patient signs up, is told to share their email, and sees the patient cards', async ({ page }) => {
   const signUp = new SignUpPage(page);
   const email = uniqueEmail('new-patient');
-  const alerts = acceptDialogs(page);
   await signUp.open();
   await signUp.signUp({
     role: 'Patient',
@@ -17,7 +16,7 @@ test('a patient signs up, is told to share their email, and sees the patient car
     email,
     password: 'patient password',
   });
-  await expect.poll(() => alerts).toEqual(['Share your account email with your physician to get started.']);
+  await expect(toast(page, 'Share your account email with your physician to get started.')).toBeVisible();
 
   await expect(page).toHaveURL(/\/dashboard$/);
   const dashboard = new DashboardPage(page);

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { AuthContext, type AuthState } from '../app/auth/auth-context';
+import { ToastProvider } from '../components/toasts/ToastProvider';
 
 /** Renders one page in a memory router with a signed-out auth state the test controls. */
 export function renderPage(
@@ -19,8 +20,18 @@ export function renderPage(
   };
   const router = createMemoryRouter(
     [
-      { path: options.path, element },
-      { path: '/dashboard', element: <p>Dashboard page</p> },
+      {
+        // As in the app's layout: toasts outlive the page that showed them.
+        element: (
+          <ToastProvider>
+            <Outlet />
+          </ToastProvider>
+        ),
+        children: [
+          { path: options.path, element },
+          { path: '/dashboard', element: <p>Dashboard page</p> },
+        ],
+      },
     ],
     { initialEntries: [options.url ?? options.path] },
   );

@@ -2,6 +2,7 @@ import { Suspense, useLayoutEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { BARE_PATHS } from '../../lib/paths';
 import { PageSpinner } from '../../components/PageSpinner';
+import { ToastProvider } from '../../components/toasts/ToastProvider';
 import { ConfirmEmailBanner } from '../../features/identity/components/ConfirmEmailBanner';
 import { showAppInPlaceOfPrerenderedPage } from '../prerendered-page';
 import { AccountMenu } from './AccountMenu';
@@ -28,11 +29,13 @@ export function Layout() {
     </>
   );
   return (
-    <PageFrame header={header}>
-      <Suspense key={pageId} fallback={<PageSpinner label="Loading page…" />}>
-        <Outlet />
-        <PageShown />
-      </Suspense>
-    </PageFrame>
+    <ToastProvider>
+      <PageFrame header={header}>
+        <Suspense key={pageId} fallback={<PageSpinner label="Loading page…" />}>
+          <Outlet />
+          <PageShown />
+        </Suspense>
+      </PageFrame>
+    </ToastProvider>
   );
 }

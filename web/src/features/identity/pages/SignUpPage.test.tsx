@@ -68,7 +68,6 @@ describe('SignUpPage', () => {
   it('sends the padded date and the trimmed, lower-cased email, signs in, and tells a patient what to do next', async () => {
     const { fetchStub, calls } = stubFetch([201, { msg: 'Successfully created new user' }]);
     vi.stubGlobal('fetch', fetchStub);
-    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const signIn = vi.fn(() =>
       Promise.resolve({
         user: {
@@ -99,7 +98,9 @@ describe('SignUpPage', () => {
       },
     });
     expect(signIn).toHaveBeenCalledWith('paula@example.com', 'long enough');
-    expect(alert).toHaveBeenCalledWith('Share your account email with your physician to get started.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Share your account email with your physician to get started.',
+    );
   });
 
   it('says the email or password is incorrect when the automatic sign-in fails', async () => {

@@ -23,10 +23,12 @@ import {
   type SignUpFormInput,
   type SignUpFormOutput,
 } from '../components/sign-up-form-schema';
+import { useToasts } from '../../../components/toasts/toast-context';
 
 export function SignUpPage() {
   const navigate = useNavigate();
   const { signIn } = useAuth();
+  const toasts = useToasts();
   const [error, setError] = useState<string | null>(null);
   const form = useForm<SignUpFormInput, unknown, SignUpFormOutput>({
     resolver: zodResolver(signUpFormSchema),
@@ -71,7 +73,10 @@ export function SignUpPage() {
       return;
     }
     if (values.role === 'PATIENT') {
-      window.alert('Share your account email with your physician to get started.');
+      toasts.show({
+        variant: 'info',
+        message: 'Share your account email with your physician to get started.',
+      });
     }
     await navigate(PATHS.dashboard, { replace: true });
   });

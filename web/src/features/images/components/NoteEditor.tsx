@@ -6,6 +6,7 @@ import { LIMITS, type KeyImage } from '@ra/shared';
 import { ApiError } from '../../../lib/api-client';
 import { updateNote } from '../api/image';
 import { KeyImageLinks } from './KeyImageLinks';
+import { useToasts } from '../../../components/toasts/toast-context';
 
 /**
  * The signed-in author's own note on an image, prefilled and saved in place; on a study, with the
@@ -26,6 +27,7 @@ export function NoteEditor({
   onRemoveKeyImage?: (keyImage: KeyImage) => void;
 }) {
   const queryClient = useQueryClient();
+  const toasts = useToasts();
   const [note, setNote] = useState(initialNote);
   const [isSaving, setIsSaving] = useState(false);
 
@@ -34,10 +36,13 @@ export function NoteEditor({
     setIsSaving(true);
     try {
       await updateNote(imageUid, keyImages ? { note, key_images: [...keyImages] } : { note });
-      window.alert('Note updated successfully!');
+      toasts.show({ variant: 'success', message: 'Note updated successfully!' });
       await queryClient.invalidateQueries({ queryKey: ['image', imageUid] });
     } catch (err) {
-      window.alert(err instanceof ApiError ? err.message : 'Error updating note');
+      toasts.show({
+        variant: 'danger',
+        message: err instanceof ApiError ? err.message : 'Error updating note',
+      });
     } finally {
       setIsSaving(false);
     }

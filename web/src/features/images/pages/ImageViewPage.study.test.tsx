@@ -329,7 +329,6 @@ describe('ImageViewPage for a study', () => {
         () => itemAnswer(true, [saved]),
       ],
     });
-    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     renderView();
 
     expect(await screen.findByText(/No key images\. Mark the images/)).toBeInTheDocument();

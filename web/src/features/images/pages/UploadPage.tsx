@@ -14,7 +14,7 @@ import { PageSpinner } from '../../../components/PageSpinner';
 import { BatchUploadProgress } from '../../../components/BatchUploadProgress';
 import { UploadProgress } from '../../../components/UploadProgress';
 import { ApiError } from '../../../lib/api-client';
-import { PATHS } from '../../../lib/paths';
+import { imageViewPath, PATHS } from '../../../lib/paths';
 import type { ChosenFile } from '../../../lib/uploads/file-kind';
 import { useObjectUrl } from '../../../lib/use-object-url';
 import { useUploadTask } from '../../../lib/uploads/use-upload-task';
@@ -27,6 +27,7 @@ import { StudyFiledSummary } from '../components/StudyFiledSummary';
 import { UploadFileChooser } from '../components/UploadFileChooser';
 import { sortChosenFiles, type UploadSelection } from '../components/upload-selection';
 import { useStudyUpload } from '../components/use-study-upload';
+import { useToasts } from '../../../components/toasts/toast-context';
 
 const NOT_AUTHORIZED = 'You are not authorized to view this page.';
 
@@ -54,6 +55,7 @@ export function UploadPage() {
   // Reading a large choice takes a moment: only the latest choice counts.
   const latestChoice = useRef(0);
   const study = useStudyUpload(user?.uid ?? '', clearForm);
+  const toasts = useToasts();
 
   function clearForm() {
     setSelection({ kind: 'none' });
@@ -64,10 +66,10 @@ export function UploadPage() {
 
   useEffect(() => {
     if (user && !isAllowed) {
-      window.alert(NOT_AUTHORIZED);
+      toasts.show({ variant: 'danger', message: NOT_AUTHORIZED });
       void navigate(PATHS.home, { replace: true });
     }
-  }, [user, isAllowed, navigate]);
+  }, [user, isAllowed, navigate, toasts]);
 
   // When the bytes are on the server, record the image with its notes.
   const finishedUrl = upload.snapshot?.state === 'success' ? upload.snapshot.url : null;
@@ -78,10 +80,14 @@ export function UploadPage() {
     savedUrl.current = finishedUrl;
     setIsSaving(true);
     submitImage({ patient, notes, url: finishedUrl, recommendation: recommendation || null })
-      .then(async () => {
+      .then(async ({ uid }) => {
         await queryClient.invalidateQueries({ queryKey: ['patients'] });
         await queryClient.invalidateQueries({ queryKey: ['images', patient] });
-        window.alert('Image uploaded successfully!');
+        toasts.show({
+          variant: 'success',
+          message: 'Image uploaded successfully!',
+          link: { to: imageViewPath(uid), label: 'View the image' },
+        });
         clearForm();
         upload.reset();
       })
@@ -89,7 +95,7 @@ export function UploadPage() {
         setError(err instanceof ApiError ? err.message : 'The image could not be saved.'),
       )
       .finally(() => setIsSaving(false));
-  }, [finishedUrl, patient, notes, recommendation, queryClient, upload]);
+  }, [finishedUrl, patient, notes, recommendation, queryClient, upload, toasts]);
 
   if (!user || !isAllowed) {
     return null;

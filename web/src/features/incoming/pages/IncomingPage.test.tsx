@@ -10,7 +10,8 @@ import {
   patientPageSchema,
   STUDY_MESSAGES,
 } from '@ra/shared';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { ToastProvider } from '../../../components/toasts/ToastProvider';
 import { AuthContext, type AuthState } from '../../../app/auth/auth-context';
 import { formatDateTime } from '../../../lib/dates';
 import { renderPage } from '../../../test/render-page';
@@ -266,8 +267,6 @@ describe('IncomingPage', () => {
   });
 
   it('turns other roles away as the Upload page does, without asking the server', async () => {
-    const alert = vi.fn();
-    vi.stubGlobal('alert', alert);
     const calls: string[] = [];
     vi.stubGlobal('fetch', (input: string) => {
       calls.push(input);
@@ -275,8 +274,17 @@ describe('IncomingPage', () => {
     });
     const router = createMemoryRouter(
       [
-        { path: '/', element: <p>Home page</p> },
-        { path: '/incoming', element: <IncomingPage /> },
+        {
+          element: (
+            <ToastProvider>
+              <Outlet />
+            </ToastProvider>
+          ),
+          children: [
+            { path: '/', element: <p>Home page</p> },
+            { path: '/incoming', element: <IncomingPage /> },
+          ],
+        },
       ],
       { initialEntries: ['/incoming'] },
     );
@@ -288,7 +296,7 @@ describe('IncomingPage', () => {
       </QueryClientProvider>,
     );
     expect(await screen.findByText('Home page')).toBeInTheDocument();
-    expect(alert).toHaveBeenCalledWith('You are not authorized to view this page.');
+    expect(screen.getByRole('alert')).toHaveTextContent('You are not authorized to view this page.');
     expect(screen.queryByRole('heading', { name: 'Incoming Studies' })).not.toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });

@@ -12,6 +12,7 @@ import { useIncoming } from '../api/incoming';
 import { FiledAlert } from '../components/FiledAlert';
 import { IncomingTable } from '../components/IncomingTable';
 import { useAssignIncoming } from '../components/use-assign-incoming';
+import { useToasts } from '../../../components/toasts/toast-context';
 
 const NOT_AUTHORIZED = 'You are not authorized to view this page.';
 
@@ -69,14 +70,15 @@ function IncomingStudies() {
 export function IncomingPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
+  const toasts = useToasts();
   const isAllowed = user?.role === 'Physician';
 
   useEffect(() => {
     if (user && !isAllowed) {
-      window.alert(NOT_AUTHORIZED);
+      toasts.show({ variant: 'danger', message: NOT_AUTHORIZED });
       void navigate(PATHS.home, { replace: true });
     }
-  }, [user, isAllowed, navigate]);
+  }, [user, isAllowed, navigate, toasts]);
 
   if (!user || !isAllowed) {
     return null;

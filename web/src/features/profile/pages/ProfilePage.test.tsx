@@ -198,7 +198,6 @@ describe('ProfilePage', () => {
   });
 
   it('saves only a changed bio, even a cleared one, and shows it without a reload', async () => {
-    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     const { calls, user } = renderProfile(PHYSICIAN, [
       answer(PHYSICIAN),
       [200, { success: true }],
@@ -214,7 +213,7 @@ describe('ProfilePage', () => {
     await user.click(save);
 
     expect(await screen.findByText('You have not written a bio yet.')).toBeInTheDocument();
-    expect(alert).toHaveBeenCalledWith('Saved profile successfully!');
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved profile successfully!');
     expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
     expect(calls.slice(1)).toEqual([
       { url: '/api/user/profile', body: { bio: '' } },
@@ -223,7 +222,6 @@ describe('ProfilePage', () => {
   });
 
   it('keeps the edits and shows the sentence when saving fails', async () => {
-    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     const { user } = renderProfile(PHYSICIAN, [
       answer(PHYSICIAN),
       [400, { errors: [{ msg: 'Bio is too long.', path: 'bio' }] }],
@@ -234,14 +232,13 @@ describe('ProfilePage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Bio is too long.');
     expect(screen.getByLabelText('Bio')).toHaveValue('Cardiology for twenty years. More.');
     expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
-    expect(alert).not.toHaveBeenCalled();
+    expect(screen.queryByText('Saved profile successfully!')).not.toBeInTheDocument();
   });
 
   it('refuses a picture over 10 MB, previews a chosen one, and removes the picture', async () => {
     const createObjectURL = vi.fn(() => 'blob:preview');
     const revokeObjectURL = vi.fn();
     Object.assign(URL, { createObjectURL, revokeObjectURL });
-    vi.spyOn(window, 'alert').mockImplementation(() => {});
     const withPicture = { ...PHYSICIAN, profile_image_url: '/files/phil.webp' };
     const { calls, user } = renderProfile(withPicture, [
       answer(withPicture),
@@ -279,7 +276,6 @@ describe('ProfilePage', () => {
   });
 
   it('sends the rating preference when a radiologist opts out', async () => {
-    vi.spyOn(window, 'alert').mockImplementation(() => {});
     const { calls, user } = renderProfile(RADIOLOGIST, [
       answer(RADIOLOGIST),
       [200, { success: true }],

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { flushSync } from 'react-dom';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -10,15 +9,16 @@ import { ProfileEditForm } from '../components/ProfileEditForm';
 import { ProfileView } from '../components/ProfileView';
 // Account security lives with identity; the profile is where people look for it.
 import { TwoFactorSection } from '../../../components/TwoFactorSection';
+import { useToasts } from '../../../components/toasts/toast-context';
 
 export function ProfilePage() {
   const profile = useProfile();
   const [isEditing, setIsEditing] = useState(false);
+  const toasts = useToasts();
 
   function handleSaved() {
-    // Show the saved values before the alert, which blocks the page until it is dismissed.
-    flushSync(() => setIsEditing(false));
-    window.alert('Saved profile successfully!');
+    setIsEditing(false);
+    toasts.show({ variant: 'success', message: 'Saved profile successfully!' });
   }
 
   return (
