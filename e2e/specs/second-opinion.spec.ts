@@ -19,12 +19,20 @@ test('a patient pays for a second opinion, the radiologist answers, and the pati
   const modal = patient.getByRole('dialog', { name: 'Select image for a second opinion' });
   const confirm = modal.getByRole('button', { name: 'Confirm for Payment' });
   await expect(confirm).toBeDisabled();
-  await modal.getByRole('radio').first().click();
+  // Each choice names the item and shows the physician's note on it.
+  const choice = modal.getByRole('radio', { name: /^Image · uploaded / });
+  await expect(choice).toHaveAccessibleDescription('Please look at the left knee.');
+  await choice.click();
   await confirm.click();
   await expect(patient).toHaveURL(/\/invoices$/);
   const row = patient.getByTestId('invoice-row').first();
   await expect(row).toContainText('$180.00');
   await expect(row).toContainText('Dr. Laura Davis');
+  await expect(row.getByRole('link', { name: /^Image · uploaded / })).toHaveAttribute(
+    'href',
+    `/imageview?image=${imageUid}`,
+  );
+  await expect(row).toContainText('Please look at the left knee.');
   const [payTab] = await Promise.all([
     patient.context().waitForEvent('page'),
     row.getByRole('link', { name: 'unpaid / click to pay' }).click(),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { displayName, PATHS, type Invoice, type InvoiceDetail } from '@ra/shared';
+import { displayName, PATHS, type Image, type Invoice, type InvoiceDetail, type InvoiceItem } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -10,7 +10,7 @@ import { centsToDollars } from '../../lib/money.js';
 import type { Actor } from '../../lib/actor.js';
 import { may, requirePermitted } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
-import { thumbnailUrlOf } from '../archive-items/index.js';
+import { presentItems, thumbnailUrlOf } from '../archive-items/index.js';
 import { notify } from '../notifications/index.js';
 import { findRadiologist } from '../users/index.js';
 import * as repo from './invoices.repository.js';
@@ -23,7 +23,34 @@ const CANCELLED = 'This invoice was cancelled.';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
-export function toWireInvoice(row: repo.InvoiceRow): Invoice {
+function toInvoiceItem(image: Image | undefined): InvoiceItem | null {
+  if (!image) {
+    return null;
+  }
+  const physicianNote = image.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '');
+  return {
+    kind: image.kind,
+    study: image.study,
+    createdAt: image.createdAt,
+    physician_note: physicianNote?.note ?? null,
+  };
+}
+
+/** Invoice rows as the patient sees them, each with the item it is for (one query for all). */
+async function toWireInvoices(ctx: AppContext, patient: Actor, rows: repo.InvoiceRow[]): Promise<Invoice[]> {
+  const items = await presentItems(
+    ctx,
+    patient,
+    rows.map((row) => row.itemId),
+  );
+  return rows.map((row) => toWireInvoice(row, items.get(row.itemId)));
+}
+
+async function toWireInvoiceOf(ctx: AppContext, patient: Actor, row: repo.InvoiceRow): Promise<Invoice> {
+  return (await toWireInvoices(ctx, patient, [row]))[0]!;
+}
+
+function toWireInvoice(row: repo.InvoiceRow, item: Image | undefined): Invoice {
   return {
     uid: row.id,
     url: row.url,
@@ -38,6 +65,7 @@ export function toWireInvoice(row: repo.InvoiceRow): Invoice {
       last_name: row.radiologistLastName,
     },
     image_uid: row.itemId,
+    item: toInvoiceItem(item),
   };
 }
 
@@ -102,7 +130,7 @@ export async function createInvoice(
     await repo.deleteInvoice(ctx.db, id);
     throw err;
   }
-  return toWireInvoice((await repo.findInvoice(ctx.db, id))!);
+  return toWireInvoiceOf(ctx, patient, (await repo.findInvoice(ctx.db, id))!);
 }
 
 export async function listInvoices(
@@ -119,7 +147,7 @@ export async function listInvoices(
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
   return {
-    data: pageRows.map(toWireInvoice),
+    data: await toWireInvoices(ctx, patient, pageRows),
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
   };
@@ -137,7 +165,7 @@ async function findOwnInvoice(ctx: AppContext, patient: Actor, id: string): Prom
 export async function getInvoiceDetail(ctx: AppContext, patient: Actor, id: string): Promise<InvoiceDetail> {
   const row = await findOwnInvoice(ctx, patient, id);
   return {
-    invoice: toWireInvoice(row),
+    invoice: await toWireInvoiceOf(ctx, patient, row),
     thumbnail_url: await thumbnailUrlOf(ctx, patient, row.itemId),
     provider: row.provider,
   };
@@ -189,5 +217,5 @@ export async function payWithSandbox(ctx: AppContext, patient: Actor, id: string
     throw new AppError('NOT_FOUND');
   }
   await ctx.db.transaction((tx) => markInvoicePaid(ctx, tx, id));
-  return toWireInvoice((await repo.findInvoice(ctx.db, id))!);
+  return toWireInvoiceOf(ctx, patient, (await repo.findInvoice(ctx.db, id))!);
 }

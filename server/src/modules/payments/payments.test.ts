@@ -97,6 +97,8 @@ describe('invoices', () => {
       url: `/pay/${invoice.uid}`,
       radiologist: { uid: radiologist.id, title: 'Dr.', first_name: 'Rae', last_name: 'Paid' },
       image_uid: patient.imageId,
+      // What it is for, so that the patient can tell their items apart.
+      item: { kind: 'image', study: null, createdAt: expect.any(String), physician_note: 'n' },
     });
     // Requesting notifies no one and grants nothing.
     expect(

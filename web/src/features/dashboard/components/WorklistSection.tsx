@@ -8,6 +8,7 @@ import type { AnalysisStatus, WorklistRequest } from '@ra/shared';
 import { ImageThumbnail } from '../../../components/ImageThumbnail';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
+import { itemName } from '../../../lib/item-label';
 import { imageViewPath } from '../../../lib/paths';
 import { useWorklist } from '../api/worklist';
 
@@ -17,18 +18,9 @@ const STATUS: Record<AnalysisStatus, { label: string; bg: string; text?: 'dark' 
   done: { label: 'Analysis written', bg: 'success' },
 };
 
-function itemName(request: WorklistRequest): string {
-  const { item } = request;
-  if (item.study) {
-    const what = [item.study.modalities.join(', '), item.study.study_description].filter(Boolean).join(' ');
-    return what || 'DICOM study';
-  }
-  return 'Image';
-}
-
 function RequestRow({ request }: { request: WorklistRequest }) {
   const status = STATUS[request.analysis_status];
-  const name = itemName(request);
+  const name = itemName(request.item);
   return (
     <tr>
       <td className="worklist-thumbnail">

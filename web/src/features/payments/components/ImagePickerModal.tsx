@@ -7,7 +7,7 @@ import Row from 'react-bootstrap/Row';
 import { ImageThumbnail } from '../../../components/ImageThumbnail';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { StudyFacts } from '../../../components/StudyFacts';
-import { formatDateTime } from '../../../lib/dates';
+import { itemTitle, physicianNoteOf } from '../../../lib/item-label';
 // The patient's own images are listed by the images feature.
 import { usePatientImages } from '../../../lib/api/patient-images';
 
@@ -46,11 +46,20 @@ export function ImagePickerModal({
                 type="button"
                 role="radio"
                 aria-checked={picked === image.uid}
+                aria-label={itemTitle(image)}
+                aria-describedby={`picker-note-${image.uid}`}
                 className={`thumbnail-button w-100 ${picked === image.uid ? 'picked' : ''}`}
                 onClick={() => setPicked(image.uid)}
               >
-                <ImageThumbnail image={image} alt={`Image of ${formatDateTime(image.createdAt)}`} />
-                {image.study && <StudyFacts study={image.study} className="mt-1 mx-auto" />}
+                <ImageThumbnail image={image} alt="" />
+                {image.study ? (
+                  <StudyFacts study={image.study} className="mt-1 mx-auto" />
+                ) : (
+                  <div className="small">{itemTitle(image)}</div>
+                )}
+                <div id={`picker-note-${image.uid}`} className="small text-body-secondary text-truncate">
+                  {physicianNoteOf(image) ?? 'No note from your physician'}
+                </div>
               </button>
             </Col>
           ))}

@@ -8,7 +8,9 @@ import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/dates';
-import { PATHS } from '../../../lib/paths';
+import { itemTitle } from '../../../lib/item-label';
+import { imageViewPath, PATHS } from '../../../lib/paths';
+import { Link } from 'react-router';
 import { useInvoiceActions, useInvoices } from '../api/invoices';
 
 export function InvoicesPage() {
@@ -39,6 +41,7 @@ export function InvoicesPage() {
               <th scope="col">Date</th>
               <th scope="col">Amount</th>
               <th scope="col">Radiologist</th>
+              <th scope="col">For</th>
               <th scope="col">Status</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -51,6 +54,18 @@ export function InvoicesPage() {
                 <td>{formatDateTime(invoice.createdAt)}</td>
                 <td>{formatDollars(invoice.amount)}</td>
                 <td>{displayName(invoice.radiologist)}</td>
+                <td>
+                  {invoice.item ? (
+                    <Link to={imageViewPath(invoice.image_uid)}>{itemTitle(invoice.item)}</Link>
+                  ) : (
+                    <span className="text-body-secondary">An item you can no longer see</span>
+                  )}
+                  {invoice.item?.physician_note && (
+                    <div className="small text-body-secondary text-truncate invoice-note">
+                      {invoice.item.physician_note}
+                    </div>
+                  )}
+                </td>
                 <td>
                   {invoice.status === 'paid' && (
                     <span className="text-success">
