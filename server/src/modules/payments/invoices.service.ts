@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { displayName, PATHS, type Image, type Invoice, type InvoiceDetail, type InvoiceItem } from '@ra/shared';
+import {
+  displayName,
+  PATHS,
+  type Image,
+  type Invoice,
+  type InvoiceDetail,
+  type InvoiceItem,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
