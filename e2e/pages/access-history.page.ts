@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-/** The patient's Access History page (/access-history): a table of When, Who and What. */
+/** The patient's Access History page (/access-history): a table of visits, When, Who and What. */
 export class AccessHistoryPage {
   constructor(private readonly page: Page) {}
 
@@ -8,11 +8,10 @@ export class AccessHistoryPage {
     return this.page.getByRole('heading', { level: 1 });
   }
 
-  /** The rows whose Who and What cells read exactly `who` and `what`. */
-  rows(who: string, what: string) {
+  /** The visits (rows) whose Who cell reads exactly `who`. */
+  visitsBy(who: string) {
     return this.page
       .getByRole('row')
-      .filter({ has: this.page.getByRole('cell', { name: who, exact: true }) })
-      .filter({ has: this.page.getByRole('cell', { name: what, exact: true }) });
+      .filter({ has: this.page.getByRole('cell', { name: who, exact: true }) });
   }
 }

@@ -20,9 +20,11 @@ test('a patient sees in Access History that their physician opened one of their 
   await expect(patient).toHaveURL(/\/access-history$/);
   const history = new AccessHistoryPage(patient);
   await expect(history.heading()).toHaveText('Access History');
-  const views = history.rows('Dr. Jane Physician (Physician)', 'Viewed an image');
-  await expect(views.first()).toBeVisible();
-  await expect(views.first().getByRole('link', { name: 'Viewed an image' })).toHaveAttribute(
+  // The visit is one row: the image named and linked, viewed and its files (picture, thumbnail) downloaded.
+  const visits = history.visitsBy('Dr. Jane Physician (Physician)');
+  await expect(visits).toHaveCount(1);
+  await expect(visits).toContainText(/Image · uploaded .*: viewed, \d+ files? downloaded$/);
+  await expect(visits.getByRole('link', { name: /^Image · uploaded / })).toHaveAttribute(
     'href',
     `/imageview?image=${imageUid}`,
   );

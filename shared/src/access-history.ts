@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemSummarySchema } from './images.js';
 import { ROLES } from './roles.js';
 
 /** How the record was reached: a signed-in account, or a share link (docs/api.md §19). */
@@ -20,6 +21,8 @@ export const accessHistoryEntrySchema = z.object({
   via: z.enum(ACCESS_VIAS),
   action: z.enum(ACCESS_ACTIONS),
   item_uid: z.string().nullable(),
+  /** The item `item_uid` names, as the patient sees it; null when the entry names none. */
+  item: itemSummarySchema.nullable(),
 });
 export type AccessHistoryEntry = z.infer<typeof accessHistoryEntrySchema>;
 

@@ -39,6 +39,19 @@ export const imageSchema = z.object({
 });
 export type Image = z.infer<typeof imageSchema>;
 
+/**
+ * What tells an archive item apart in a list that names it (invoices, access history): its kind,
+ * the study's summary (null for a raster image), when it was stored and the physician's note.
+ */
+export const itemSummarySchema = z.object({
+  kind: z.enum(ITEM_KINDS),
+  study: studySummarySchema.nullable(),
+  createdAt: z.string(),
+  /** The physician's note on the item, null when none. */
+  physician_note: z.string().nullable(),
+});
+export type ItemSummary = z.infer<typeof itemSummarySchema>;
+
 export const imagePageSchema = z.object({
   images: z.array(imageSchema),
   next_cursor: z.string().nullable(),

@@ -1,18 +1,7 @@
 import { z } from 'zod';
-import { ITEM_KINDS, studySummarySchema } from './studies.js';
+import { itemSummarySchema } from './images.js';
 
 export const INVOICE_STATUSES = ['open', 'paid', 'void'] as const;
-
-/** What an invoice is for, so that the patient can tell their items apart. */
-export const invoiceItemSchema = z.object({
-  kind: z.enum(ITEM_KINDS),
-  /** Null for raster images. */
-  study: studySummarySchema.nullable(),
-  createdAt: z.string(),
-  /** The physician's note on the item, null when none. */
-  physician_note: z.string().nullable(),
-});
-export type InvoiceItem = z.infer<typeof invoiceItemSchema>;
 
 export const invoiceSchema = z.object({
   uid: z.uuid(),
@@ -25,7 +14,7 @@ export const invoiceSchema = z.object({
   radiologist: z.object({ uid: z.uuid(), title: z.string(), first_name: z.string(), last_name: z.string() }),
   image_uid: z.uuid(),
   /** The item named by `image_uid`; null only if the patient may no longer read it. */
-  item: invoiceItemSchema.nullable(),
+  item: itemSummarySchema.nullable(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 

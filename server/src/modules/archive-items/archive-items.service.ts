@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { PATHS, type Image, type ImagePage, type uploadImageBodySchema } from '@ra/shared';
+import { PATHS, type Image, type ImagePage, type ItemSummary, type uploadImageBodySchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
@@ -123,6 +123,27 @@ export async function presentItems(ctx: AppContext, user: Actor, ids: string[]):
   const rows = ids.length > 0 ? await repo.findImagesByIds(ctx.db, ids, itemReadFilter(user)) : [];
   const images = await presentImageRows(ctx, user, rows);
   return new Map(images.map((image) => [image.uid, image]));
+}
+
+/** The items among `ids` the caller may read, summed up as lists name them (invoices, access history). */
+export async function summarizeItems(
+  ctx: AppContext,
+  user: Actor,
+  ids: string[],
+): Promise<Map<string, ItemSummary>> {
+  const items = await presentItems(ctx, user, [...new Set(ids)]);
+  return new Map(
+    [...items].map(([id, image]) => [
+      id,
+      {
+        kind: image.kind,
+        study: image.study,
+        createdAt: image.createdAt,
+        physician_note:
+          image.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '')?.note ?? null,
+      },
+    ]),
+  );
 }
 
 /** Of `itemIds`, the author's notes: true where the note says something, false where it was emptied. */

@@ -5,6 +5,7 @@ export {
   notesOfAuthor,
   presentItems,
   recordNewItem,
+  summarizeItems,
   summarizeImagesOfPatients,
   thumbnailUrlOf,
   type Uploader,

@@ -73,10 +73,12 @@ describe('GET /api/user/access-history', () => {
 
     const entries = (await history(patient.token)).json().entries;
     const actor = { uid: physician.id, role: 'PHYSICIAN', full_name: 'Dr. Phil Doc' };
+    // Each entry names its item as the patient sees it.
+    const item = { kind: 'image', study: null, createdAt: image.createdAt, physician_note: 'n' };
     expect(entries).toEqual([
-      { at: expect.any(String), actor, via: 'account', action: 'download', item_uid: imageUid },
-      { at: expect.any(String), actor, via: 'account', action: 'list', item_uid: null },
-      { at: expect.any(String), actor, via: 'account', action: 'view', item_uid: imageUid },
+      { at: expect.any(String), actor, via: 'account', action: 'download', item_uid: imageUid, item },
+      { at: expect.any(String), actor, via: 'account', action: 'list', item_uid: null, item: null },
+      { at: expect.any(String), actor, via: 'account', action: 'view', item_uid: imageUid, item },
     ]);
     const times = entries.map((entry: { at: string }) => entry.at);
     expect([...times].sort().reverse()).toEqual(times);

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accessHistoryPageSchema, pageQuerySchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
+import { summarizeItems } from '../archive-items/index.js';
 import { listAccessHistory } from './audit.service.js';
 
 export function auditRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
@@ -17,6 +18,10 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
       },
       preHandler: requireUser('PATIENT'),
     },
-    (request) => listAccessHistory(ctx, currentUser(request), request.query),
+    (request) => {
+      const patient = currentUser(request);
+      // archive-items writes audit rows, so it is handed in here rather than imported by the service.
+      return listAccessHistory(ctx, patient, request.query, (ids) => summarizeItems(ctx, patient, ids));
+    },
   );
 }

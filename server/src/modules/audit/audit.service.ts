@@ -1,4 +1,10 @@
-import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
+import {
+  displayName,
+  type AccessAction,
+  type AccessHistoryEntry,
+  type AccessHistoryPage,
+  type ItemSummary,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
@@ -77,7 +83,8 @@ function accessedItemOf(row: AccessHistoryRow): string | null {
   return row.recordType === 'image' ? row.recordId : null;
 }
 
-function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
+function toAccessHistoryEntry(row: AccessHistoryRow, items: Map<string, ItemSummary>): AccessHistoryEntry {
+  const itemUid = accessedItemOf(row);
   return {
     at: row.createdAt.toISOString(),
     actor:
@@ -95,7 +102,8 @@ function toAccessHistoryEntry(row: AccessHistoryRow): AccessHistoryEntry {
     // Share links do not exist yet: every access so far was made through an account.
     via: 'account',
     action: accessActionOf(row),
-    item_uid: accessedItemOf(row),
+    item_uid: itemUid,
+    item: itemUid === null ? null : (items.get(itemUid) ?? null),
   };
 }
 
@@ -104,6 +112,7 @@ export async function listAccessHistory(
   ctx: AppContext,
   patient: Actor,
   page: { limit: number; cursor?: string },
+  summarizeItems: (ids: string[]) => Promise<Map<string, ItemSummary>>,
 ): Promise<AccessHistoryPage> {
   const after = decodeCursor(page.cursor, 2) as [string, string] | undefined;
   // It names the patient's care team: an account that may not read its own record sees none of it.
@@ -113,8 +122,11 @@ export async function listAccessHistory(
   const rows = await accessHistoryOfPatient(ctx.db, patient.id, { limit: page.limit + 1, after });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
+  // Each entry names its item as the patient sees it, so that visits read "CT Chest", not a uid.
+  const itemUids = pageRows.map(accessedItemOf).filter((uid): uid is string => uid !== null);
+  const items = await summarizeItems(itemUids);
   return {
-    entries: pageRows.map(toAccessHistoryEntry),
+    entries: pageRows.map((row) => toAccessHistoryEntry(row, items)),
     next_cursor:
       rows.length > page.limit && last ? encodeCursor([last.createdAt.toISOString(), String(last.id)]) : null,
   };

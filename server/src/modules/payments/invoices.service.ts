@@ -1,13 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import {
-  displayName,
-  PATHS,
-  type Image,
-  type Invoice,
-  type InvoiceDetail,
-  type InvoiceItem,
-} from '@ra/shared';
+import { displayName, PATHS, type Invoice, type InvoiceDetail, type ItemSummary } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -17,7 +10,7 @@ import { centsToDollars } from '../../lib/money.js';
 import type { Actor } from '../../lib/actor.js';
 import { may, requirePermitted } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
-import { presentItems, thumbnailUrlOf } from '../archive-items/index.js';
+import { summarizeItems, thumbnailUrlOf } from '../archive-items/index.js';
 import { notify } from '../notifications/index.js';
 import { findRadiologist } from '../users/index.js';
 import * as repo from './invoices.repository.js';
@@ -30,34 +23,21 @@ const CANCELLED = 'This invoice was cancelled.';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
-function toInvoiceItem(image: Image | undefined): InvoiceItem | null {
-  if (!image) {
-    return null;
-  }
-  const physicianNote = image.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '');
-  return {
-    kind: image.kind,
-    study: image.study,
-    createdAt: image.createdAt,
-    physician_note: physicianNote?.note ?? null,
-  };
-}
-
 /** Invoice rows as the patient sees them, each with the item it is for (one query for all). */
 async function toWireInvoices(ctx: AppContext, patient: Actor, rows: repo.InvoiceRow[]): Promise<Invoice[]> {
-  const items = await presentItems(
+  const items = await summarizeItems(
     ctx,
     patient,
     rows.map((row) => row.itemId),
   );
-  return rows.map((row) => toWireInvoice(row, items.get(row.itemId)));
+  return rows.map((row) => toWireInvoice(row, items.get(row.itemId) ?? null));
 }
 
 async function toWireInvoiceOf(ctx: AppContext, patient: Actor, row: repo.InvoiceRow): Promise<Invoice> {
   return (await toWireInvoices(ctx, patient, [row]))[0]!;
 }
 
-function toWireInvoice(row: repo.InvoiceRow, item: Image | undefined): Invoice {
+function toWireInvoice(row: repo.InvoiceRow, item: ItemSummary | null): Invoice {
   return {
     uid: row.id,
     url: row.url,
@@ -72,7 +52,7 @@ function toWireInvoice(row: repo.InvoiceRow, item: Image | undefined): Invoice {
       last_name: row.radiologistLastName,
     },
     image_uid: row.itemId,
-    item: toInvoiceItem(item),
+    item,
   };
 }
 

@@ -1,10 +1,13 @@
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { toRoleName, type AccessAction, type AccessHistoryEntry } from '@ra/shared';
+import { counted } from '../../../lib/counted';
 import { formatDateTime } from '../../../lib/dates';
+import { itemTitle } from '../../../lib/item-label';
 import { imageViewPath } from '../../../lib/paths';
+import { groupVisits, type Visit, type VisitedItem } from '../visits';
 
-const ACTION_TEXT: Record<AccessAction, string> = {
+const OTHER_TEXT: Record<AccessAction, string> = {
   list: 'Viewed your image list',
   view: 'Viewed an image',
   download: 'Downloaded an image file',
@@ -20,19 +23,46 @@ function actorText(entry: AccessHistoryEntry): string {
   return `${entry.actor.full_name} (${toRoleName(entry.actor.role)})`;
 }
 
-function ActionText({ entry }: { entry: AccessHistoryEntry }) {
-  const text = ACTION_TEXT[entry.action];
-  if (entry.action === 'view' && entry.item_uid) {
-    return <Link to={imageViewPath(entry.item_uid)}>{text}</Link>;
+function whenText(visit: Visit): string {
+  const first = formatDateTime(visit.first);
+  const last = formatDateTime(visit.last);
+  if (first === last) {
+    return first;
   }
-  return text;
+  // The same day is written once: "11/27/26, 2:05 PM – 2:20 PM".
+  const [firstDay, firstTime] = first.split(', ');
+  const [lastDay, lastTime] = last.split(', ');
+  return firstDay === lastDay ? `${firstDay}, ${firstTime} – ${lastTime}` : `${first} – ${last}`;
 }
 
-/** The accesses to a patient's records as a table, in the order given (newest first). */
+function VisitedItemLine({ visited }: { visited: VisitedItem }) {
+  const what = [
+    visited.views > 0 && 'viewed',
+    visited.downloads > 0 && `${counted(visited.downloads, 'file', 'files')} downloaded`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <li>
+      {visited.item ? (
+        <Link to={imageViewPath(visited.uid)}>{itemTitle(visited.item)}</Link>
+      ) : (
+        <span>An item</span>
+      )}
+      : {what}
+    </li>
+  );
+}
+
+/**
+ * The accesses to a patient's records grouped into visits (one person's accesses close together),
+ * newest first: when, who, and each item they looked at once, by name.
+ */
 export function AccessHistoryTable({ entries }: { entries: AccessHistoryEntry[] }) {
+  const visits = groupVisits(entries);
   return (
     <Table striped responsive className="align-middle">
-      <caption className="visually-hidden">Who accessed your records, newest first</caption>
+      <caption className="visually-hidden">Who accessed your records, by visit, newest first</caption>
       <thead>
         <tr>
           <th scope="col">When</th>
@@ -41,15 +71,22 @@ export function AccessHistoryTable({ entries }: { entries: AccessHistoryEntry[] 
         </tr>
       </thead>
       <tbody>
-        {entries.map((entry, index) => (
-          // Entries carry no id of their own; the list only ever grows at its end.
-          <tr key={`${entry.at}-${index}`}>
+        {visits.map((visit) => (
+          // A visit starts at its newest entry; two visits never share one.
+          <tr key={`${visit.last}-${actorText(visit.who)}`} data-testid="access-visit">
             <td>
-              <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+              <time dateTime={visit.last}>{whenText(visit)}</time>
             </td>
-            <td>{actorText(entry)}</td>
+            <td>{actorText(visit.who)}</td>
             <td>
-              <ActionText entry={entry} />
+              <ul className="list-unstyled mb-0">
+                {visit.items.map((visited) => (
+                  <VisitedItemLine key={visited.uid} visited={visited} />
+                ))}
+                {visit.others.map((action) => (
+                  <li key={action}>{OTHER_TEXT[action]}</li>
+                ))}
+              </ul>
             </td>
           </tr>
         ))}

@@ -1,7 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { accessHistoryPageSchema, type AccessHistoryPage as HistoryPage, type Me } from '@ra/shared';
+import {
+  accessHistoryPageSchema,
+  type AccessHistoryPage as HistoryPage,
+  type ItemSummary,
+  type Me,
+} from '@ra/shared';
 import { renderPage, stubFetch } from '../../../test/render-page';
 import { formatDateTime } from '../../../lib/dates';
 import { AccessHistoryPage } from './AccessHistoryPage';
@@ -28,6 +33,22 @@ const RADIOLOGIST = {
 } as const;
 
 const IMAGE_UID = '0b6f2f7e-3333-4a2b-8c3d-0000000000aa';
+const ITEM: ItemSummary = {
+  kind: 'study',
+  study: {
+    study_instance_uid: '1.2.3',
+    study_date: '2026-11-15',
+    study_description: 'Chest',
+    modalities: ['CT'],
+    series_count: 1,
+    instance_count: 40,
+    patient_name_in_file: 'Patient^Paula',
+    patient_birth_date_in_file: null,
+  },
+  createdAt: '2026-11-16T10:00:00.000Z',
+  physician_note: null,
+};
+const ITEM_TITLE = 'CT Chest · 11/15/26';
 
 /** A page of the API's answer, checked against the shared schema so the stub cannot drift from the server. */
 function historyPage(page: HistoryPage): [number, HistoryPage] {
@@ -42,9 +63,24 @@ const FIRST_PAGE = historyPage({
       via: 'account',
       action: 'view',
       item_uid: IMAGE_UID,
+      item: ITEM,
     },
-    { at: '2026-11-21T09:00:00.000Z', actor: null, via: 'share_link', action: 'share_open', item_uid: null },
-    { at: '2026-11-20T08:30:00.000Z', actor: RADIOLOGIST, via: 'account', action: 'list', item_uid: null },
+    {
+      at: '2026-11-21T09:00:00.000Z',
+      actor: null,
+      via: 'share_link',
+      action: 'share_open',
+      item_uid: null,
+      item: null,
+    },
+    {
+      at: '2026-11-20T08:30:00.000Z',
+      actor: RADIOLOGIST,
+      via: 'account',
+      action: 'list',
+      item_uid: null,
+      item: null,
+    },
   ],
   next_cursor: 'cursor/2',
 });
@@ -57,8 +93,16 @@ const SECOND_PAGE = historyPage({
       via: 'account',
       action: 'download',
       item_uid: IMAGE_UID,
+      item: ITEM,
     },
-    { at: '2026-11-18T06:00:00.000Z', actor: PHYSICIAN, via: 'account', action: 'profile', item_uid: null },
+    {
+      at: '2026-11-18T06:00:00.000Z',
+      actor: PHYSICIAN,
+      via: 'account',
+      action: 'profile',
+      item_uid: null,
+      item: null,
+    },
   ],
   next_cursor: null,
 });
@@ -72,7 +116,7 @@ function renderHistory(responses: [number, unknown][], user: Me = PATIENT) {
 
 /** Each body row's cells as text: When, Who, What. */
 function bodyRows(): string[][] {
-  const table = screen.getByRole('table', { name: 'Who accessed your records, newest first' });
+  const table = screen.getByRole('table', { name: 'Who accessed your records, by visit, newest first' });
   const [, body] = within(table).getAllByRole('rowgroup');
   return within(body!)
     .getAllByRole('row')
@@ -84,17 +128,17 @@ function bodyRows(): string[][] {
 }
 
 describe('AccessHistoryPage', () => {
-  it('lists who accessed the records, newest first, with the viewed image linked', async () => {
+  it('lists who accessed the records, newest first, naming and linking the item', async () => {
     renderHistory([FIRST_PAGE]);
     expect(await screen.findByRole('columnheader', { name: 'When' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Who' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'What' })).toBeInTheDocument();
     expect(bodyRows()).toEqual([
-      [formatDateTime('2026-11-22T10:04:05.123Z'), 'Dr. Phil Heart (Physician)', 'Viewed an image'],
+      [formatDateTime('2026-11-22T10:04:05.123Z'), 'Dr. Phil Heart (Physician)', `${ITEM_TITLE}: viewed`],
       [formatDateTime('2026-11-21T09:00:00.000Z'), 'Shared link', 'Opened a shared link'],
       [formatDateTime('2026-11-20T08:30:00.000Z'), 'Dr. Rita Ray (Radiologist)', 'Viewed your image list'],
     ]);
-    expect(screen.getByRole('link', { name: 'Viewed an image' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: ITEM_TITLE })).toHaveAttribute(
       'href',
       `/imageview?image=${IMAGE_UID}`,
     );
@@ -103,20 +147,51 @@ describe('AccessHistoryPage', () => {
   it('loads the next page with the cursor and stops offering more at the end', async () => {
     const { calls, user } = renderHistory([FIRST_PAGE, SECOND_PAGE]);
     await user.click(await screen.findByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Downloaded an image file')).toBeInTheDocument();
+    expect(await screen.findByText('Viewed your profile')).toBeInTheDocument();
     expect(bodyRows().map(([, who, what]) => [who, what])).toEqual([
-      ['Dr. Phil Heart (Physician)', 'Viewed an image'],
+      ['Dr. Phil Heart (Physician)', `${ITEM_TITLE}: viewed`],
       ['Shared link', 'Opened a shared link'],
       ['Dr. Rita Ray (Radiologist)', 'Viewed your image list'],
-      ['Dr. Phil Heart (Physician)', 'Downloaded an image file'],
+      ['Dr. Phil Heart (Physician)', `${ITEM_TITLE}: 1 file downloaded`],
       ['Dr. Phil Heart (Physician)', 'Viewed your profile'],
     ]);
-    // Only a view links to the image; a download names no page to open.
-    expect(screen.getAllByRole('link', { name: /image/ })).toHaveLength(1);
+    expect(screen.getAllByRole('link', { name: ITEM_TITLE })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     expect(calls.map((call) => call.url)).toEqual([
       '/api/user/access-history',
       '/api/user/access-history?cursor=cursor%2F2',
+    ]);
+  });
+
+  it('makes one row of a visit: each item once, with what was done to it', async () => {
+    const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    const byPhysician = { actor: PHYSICIAN, via: 'account' as const };
+    renderHistory([
+      historyPage({
+        entries: [
+          ...[9, 8, 7].map((minute) => ({
+            at: at(minute),
+            ...byPhysician,
+            action: 'download' as const,
+            item_uid: IMAGE_UID,
+            item: ITEM,
+          })),
+          { at: at(6), ...byPhysician, action: 'view', item_uid: IMAGE_UID, item: ITEM },
+          { at: at(5), ...byPhysician, action: 'list', item_uid: null, item: null },
+          { at: at(4), ...byPhysician, action: 'list', item_uid: null, item: null },
+        ],
+        next_cursor: null,
+      }),
+    ]);
+    await screen.findByRole('columnheader', { name: 'When' });
+    const [day, from] = formatDateTime(at(4)).split(', ');
+    const to = formatDateTime(at(9)).split(', ')[1];
+    expect(bodyRows()).toEqual([
+      [
+        `${day}, ${from} – ${to}`,
+        'Dr. Phil Heart (Physician)',
+        `${ITEM_TITLE}: viewed, 3 files downloadedViewed your image list`,
+      ],
     ]);
   });
 
