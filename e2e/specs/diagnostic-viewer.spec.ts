@@ -233,7 +233,10 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   await expect.poll(() => measurementTexts(patient)).toContain(`${measured} mm`);
 
   // His key image opens the patient's viewer on that slice, in that window.
-  await patient.getByRole('link', { name: 'Key image 1 (W 1500 L -600)' }).click();
+  // Saved, it is named by where it is: the phantom's CT series and its image number.
+  await patient
+    .getByRole('link', { name: /^Key image 1: CT series \d+, image \d+ \(W 1500 L -600\)$/ })
+    .click();
   await expect(patient.getByTestId('overlay-slice')).toHaveText(`Im 1 / ${SLICES}`, { timeout: 30_000 });
   await expect(patient.getByTestId('overlay-window')).toHaveText('W 1500 L -600');
 });

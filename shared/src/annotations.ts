@@ -174,6 +174,17 @@ export const keyImageSchema = z.object(
 );
 export type KeyImage = z.infer<typeof keyImageSchema>;
 
+/**
+ * A key image as notes show it: where it is in the study, so that its label can say "Series 2 ·
+ * Im 37" (all null when the instance is no longer in the study).
+ */
+export const keyImageViewSchema = keyImageSchema.extend({
+  series_number: z.number().int().nullable(),
+  modality: z.string().nullable(),
+  instance_number: z.number().int().nullable(),
+});
+export type KeyImageView = z.infer<typeof keyImageViewSchema>;
+
 export const keyImagesField = z
   .array(keyImageSchema, { error: 'Key images must be a list.' })
   .max(ANNOTATION_LIMITS.keyImages, { error: ANNOTATION_MESSAGES.tooManyKeyImages });

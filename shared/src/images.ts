@@ -3,7 +3,7 @@ import { LIMITS } from './fields.js';
 import { ROLES } from './roles.js';
 import { newItemFields } from './new-item-fields.js';
 import { ITEM_KINDS, studySummarySchema } from './studies.js';
-import { keyImageSchema, keyImagesField } from './annotations.js';
+import { keyImageViewSchema, keyImagesField } from './annotations.js';
 
 export const authorSchema = z.object({
   uid: z.uuid(),
@@ -13,7 +13,7 @@ export const authorSchema = z.object({
   /** The recommended radiologist's "<title> <first> <last>", physicians only. */
   recommendation: z.string().nullable(),
   /** The frames this author's note points to (studies only); empty when none. */
-  key_images: z.array(keyImageSchema),
+  key_images: z.array(keyImageViewSchema),
   updatedAt: z.string(),
 });
 export type Author = z.infer<typeof authorSchema>;

@@ -213,3 +213,18 @@ export function findInstancesOfStudy(db: Queryable, itemId: string, sopUids: str
     .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
     .where(and(eq(dicomInstances.itemId, itemId), inArray(dicomInstances.sopInstanceUid, sopUids)));
 }
+
+/** Where each of these instances of the studies `itemIds` is: its series number and modality, its number. */
+export function findKeyImagePlaces(db: Queryable, itemIds: string[], sopUids: string[]) {
+  return db
+    .select({
+      itemId: dicomInstances.itemId,
+      sopInstanceUid: dicomInstances.sopInstanceUid,
+      instanceNumber: dicomInstances.instanceNumber,
+      seriesNumber: dicomSeries.seriesNumber,
+      modality: dicomSeries.modality,
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(and(isAnyUuidOf(dicomInstances.itemId, itemIds), inArray(dicomInstances.sopInstanceUid, sopUids)));
+}

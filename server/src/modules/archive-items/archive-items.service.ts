@@ -17,7 +17,7 @@ import { claimUpload, forgetUploadFiles, moveIntoStorage } from '../uploads/inde
 import { findRadiologist } from '../users/index.js';
 
 import { THUMBNAIL_JOB } from './thumbnail.job.js';
-import { presentImages } from './item-presenter.js';
+import { keyImagePlaceKey, presentImages } from './item-presenter.js';
 import * as repo from './archive-items.repository.js';
 
 /** Rows to wire images, with their notes, in two queries whatever the count. */
@@ -30,7 +30,22 @@ async function presentImageRows(ctx: AppContext, user: Actor, rows: repo.ImageRo
           noteReadFilter(user),
         )
       : [];
-  return presentImages(ctx, user, rows, notes);
+  const keyImageUids = notes.flatMap((note) => note.keyImages.map((keyImage) => keyImage.sop_instance_uid));
+  const places =
+    keyImageUids.length > 0
+      ? await repo.findKeyImagePlaces(
+          ctx.db,
+          [...new Set(notes.map((note) => note.imageId))],
+          [...new Set(keyImageUids)],
+        )
+      : [];
+  return presentImages(
+    ctx,
+    user,
+    rows,
+    notes,
+    new Map(places.map((place) => [keyImagePlaceKey(place.itemId, place.sopInstanceUid), place])),
+  );
 }
 
 /**

@@ -1,12 +1,28 @@
-import { displayName, type Author, type Image } from '@ra/shared';
+import { displayName, type Author, type Image, type KeyImage, type KeyImageView } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { ImageRow } from './archive-items.repository.js';
 import type * as repo from './archive-items.repository.js';
 import { studySummaryOf } from './study-summary.js';
 
 type NoteRow = Awaited<ReturnType<typeof repo.listNotesOfImages>>[number];
+type KeyImagePlace = Awaited<ReturnType<typeof repo.findKeyImagePlaces>>[number];
 
-function toAuthor(note: NoteRow): Author {
+/** Key images' places, by item and SOP Instance UID. */
+export type KeyImagePlaces = Map<string, KeyImagePlace>;
+
+export const keyImagePlaceKey = (itemId: string, sopInstanceUid: string) => `${itemId}/${sopInstanceUid}`;
+
+function toKeyImageView(itemId: string, keyImage: KeyImage, places: KeyImagePlaces): KeyImageView {
+  const place = places.get(keyImagePlaceKey(itemId, keyImage.sop_instance_uid));
+  return {
+    ...keyImage,
+    series_number: place?.seriesNumber ?? null,
+    modality: place ? place.modality || null : null,
+    instance_number: place?.instanceNumber ?? null,
+  };
+}
+
+function toAuthor(note: NoteRow, places: KeyImagePlaces): Author {
   return {
     uid: note.authorId,
     role: note.role,
@@ -24,7 +40,7 @@ function toAuthor(note: NoteRow): Author {
             first_name: note.recommendedFirstName,
             last_name: note.recommendedLastName ?? '',
           }),
-    key_images: note.keyImages,
+    key_images: note.keyImages.map((keyImage) => toKeyImageView(note.imageId, keyImage, places)),
     updatedAt: note.updatedAt.toISOString(),
   };
 }
@@ -38,11 +54,12 @@ export function presentImages(
   viewer: { id: string },
   rows: ImageRow[],
   notes: NoteRow[],
+  places: KeyImagePlaces,
 ): Image[] {
   const notesByImage = new Map<string, Author[]>();
   for (const note of notes) {
     const list = notesByImage.get(note.imageId) ?? [];
-    list.push(toAuthor(note));
+    list.push(toAuthor(note, places));
     notesByImage.set(note.imageId, list);
   }
   return rows.map((row) => {

@@ -85,13 +85,18 @@ describe('key images on notes (PATCH /api/image/:uid)', () => {
       key_images: chosen,
     });
     expect(saved.json()).toEqual({ success: true, note: 'See key images.' });
-    expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual(chosen);
-    expect(await calls.keyImagesOf(people.physician, items.study, people.radiologist)).toEqual(chosen);
-    expect(await calls.keyImagesOf(people.radiologist, items.study, people.radiologist)).toEqual(chosen);
+    // Shown with where each is in the study (CT_small: series 1; the copies are images 2 and 1).
+    const shown = [
+      { ...chosen[0]!, series_number: 1, modality: 'CT', instance_number: 2 },
+      { ...chosen[1]!, series_number: 1, modality: 'CT', instance_number: 1 },
+    ];
+    expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual(shown);
+    expect(await calls.keyImagesOf(people.physician, items.study, people.radiologist)).toEqual(shown);
+    expect(await calls.keyImagesOf(people.radiologist, items.study, people.radiologist)).toEqual(shown);
 
     const textOnly = await calls.patchNote(people.radiologist, items.study, { note: 'Text only.' });
     expect(textOnly.statusCode).toBe(200);
-    expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual(chosen);
+    expect(await calls.keyImagesOf(people.patient, items.study, people.radiologist)).toEqual(shown);
 
     const cleared = await calls.patchNote(people.radiologist, items.study, {
       note: 'No key images.',

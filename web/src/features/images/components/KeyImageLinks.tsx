@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { KeyImage } from '@ra/shared';
-import { keyImagePath, windowLabel } from '../key-image-link';
+import type { KeyImage, KeyImageView } from '@ra/shared';
+import { keyImageLabel, keyImagePath } from '../key-image-link';
 
 /** A note's key images as links that open the viewer on each, with its window. */
 export function KeyImageLinks({
@@ -9,7 +9,7 @@ export function KeyImageLinks({
   onRemove,
 }: {
   itemUid: string;
-  keyImages: readonly KeyImage[];
+  keyImages: readonly (KeyImage | KeyImageView)[];
   /** Offered while the author edits their note. */
   onRemove?: (keyImage: KeyImage) => void;
 }) {
@@ -23,9 +23,7 @@ export function KeyImageLinks({
           key={`${keyImage.sop_instance_uid}/${keyImage.frame}`}
           className="d-flex align-items-center gap-2"
         >
-          <Link to={keyImagePath(itemUid, keyImage)}>
-            Key image {index + 1} ({windowLabel(keyImage.window)})
-          </Link>
+          <Link to={keyImagePath(itemUid, keyImage)}>{keyImageLabel(index, keyImage)}</Link>
           {onRemove && (
             <button
               type="button"

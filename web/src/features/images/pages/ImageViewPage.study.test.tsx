@@ -318,7 +318,8 @@ describe('ImageViewPage for a study', () => {
       full_name: 'Dr. Ada Lane',
       note: 'Mass',
       recommendation: null,
-      key_images: [MARKED_IN_VIEWER],
+      // As the server shows it: with where the image is in the study.
+      key_images: [{ ...MARKED_IN_VIEWER, series_number: 1, modality: 'CT', instance_number: 7 }],
       updatedAt: '2026-03-06T10:00:00.000Z',
     };
     // The item, the PATCH's answer, then the item as saved.
@@ -352,12 +353,15 @@ describe('ImageViewPage for a study', () => {
       ]),
     );
 
-    // The saved note lists it too; the author's draft can still drop it.
-    await waitFor(() =>
-      expect(screen.getAllByRole('link', { name: 'Key image 1 (W 400 L 40)' })).toHaveLength(2),
-    );
+    // The saved note lists it too, named by its place; the author's draft can still drop it.
+    expect(
+      await screen.findByRole('link', { name: 'Key image 1: CT series 1, image 7 (W 400 L 40)' }),
+    ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Remove key image 1' }));
-    expect(screen.getAllByRole('link', { name: 'Key image 1 (W 400 L 40)' })).toHaveLength(1);
+    expect(screen.queryByRole('link', { name: 'Key image 1 (W 400 L 40)' })).not.toBeInTheDocument();
+    expect(
+      screen.getByRole('link', { name: 'Key image 1: CT series 1, image 7 (W 400 L 40)' }),
+    ).toBeInTheDocument();
     expect(viewerProps()?.keyImages?.marked).toEqual([]);
   });
 
@@ -371,14 +375,16 @@ describe('ImageViewPage for a study', () => {
             full_name: 'Dr. John Radiologist',
             note: 'See the key image.',
             recommendation: null,
-            key_images: [RADIOLOGIST_KEY_IMAGE],
+            key_images: [{ ...RADIOLOGIST_KEY_IMAGE, series_number: 2, modality: 'MR', instance_number: 12 }],
             updatedAt: '2026-03-06T10:00:00.000Z',
           },
         ]),
     });
     renderView();
 
-    const link = await screen.findByRole('link', { name: 'Key image 1 (W 600 L 300)' });
+    const link = await screen.findByRole('link', {
+      name: 'Key image 1: MR series 2, image 12 (W 600 L 300)',
+    });
     expect(link).toHaveAttribute(
       'href',
       `/imageview?image=${UID}&instance=${RADIOLOGIST_KEY_IMAGE.sop_instance_uid}&frame=1&center=300&width=600`,
