@@ -68,6 +68,11 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   const box = (await patient.getByTestId('viewer-viewport').boundingBox())!;
   const centre: [number, number] = [box.x + box.width / 2, box.y + box.height / 2];
   const pixelsPerMm = Math.min(box.width, box.height) / (phantom.columns * phantom.pixelSpacing);
+  // The zoom readout is the image's true size: screen pixels per image pixel, here the fit's.
+  const fittedZoom = Math.min(box.width, box.height) / phantom.columns;
+  const zoomShown = async () =>
+    Number(/Zoom ([\d.]+)×/.exec((await patient.getByTestId('overlay-zoom').textContent()) ?? '')?.[1]);
+  expect(Math.abs((await zoomShown()) - fittedZoom)).toBeLessThanOrEqual(0.01);
 
   // A length of 80 mm drawn across the water reads 80 mm.
   await patient.getByRole('button', { name: 'Length', exact: true }).click();
@@ -116,6 +121,9 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   await patient.getByRole('button', { name: 'Window preset' }).click();
   await patient.getByRole('button', { name: 'From the file (W 400 L 40)' }).click();
   await expect(patient.getByTestId('overlay-window')).toHaveText('W 400 L 40');
+  // Reset shows the same fit, and says the same zoom, as the first drawing.
+  await patient.getByRole('button', { name: 'Reset', exact: true }).click();
+  await expect.poll(async () => Math.abs((await zoomShown()) - fittedZoom)).toBeLessThanOrEqual(0.01);
 
   // The wheel and the keys move through the stack.
   await patient.mouse.move(...centre);

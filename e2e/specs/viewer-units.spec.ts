@@ -252,7 +252,7 @@ test('a PNG opens in the viewer: lengths in pixels, brightness and contrast chan
   await drag(patient, [x, y], [x + 80, y + 60]);
   await expect.poll(() => canvasPixels(patient)).not.toBe(before);
 
-  // The right button zooms (the processor renderer reports its absolute scale, not 1 at fit).
+  // The right button zooms: the readout (screen pixels per image pixel) grows.
   const zoom = patient.getByTestId('overlay-zoom');
   const fitted = Number(/Zoom ([\d.]+)×/.exec((await zoom.textContent()) ?? '')?.[1]);
   await drag(patient, [x, y], [x, y + 80], 'right');

@@ -8,6 +8,7 @@ import {
   type Types,
 } from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
+import { displayScaleOf } from './display-scale';
 import { failureOf, type ImageFailure } from './image-failure';
 import { createToolGroup } from './viewer-tools';
 import { rangeOfWindow, windowOfRange, type Window } from './window-presets';
@@ -112,13 +113,19 @@ export function useStackViewport(
     const handleVoi = (event: Event) => {
       showRange((event as CustomEvent<{ range: { lower: number; upper: number } }>).detail.range);
     };
-    const handleCamera = () => {
-      setState((current) => ({ ...current, zoom: stack.getZoom() }));
+    const showZoom = () => {
+      const zoom = displayScaleOf(stack);
+      if (zoom !== undefined) {
+        setState((current) => (Math.abs(current.zoom - zoom) < 1e-4 ? current : { ...current, zoom }));
+      }
     };
+    const handleCamera = showZoom;
     let isDrawn = false;
     const handleRendered = () => {
       // The processor renderer applies the file's window without announcing it.
       showRange(stack.getProperties().voiRange);
+      // A new image (another size in the same stack) changes the scale without moving the camera.
+      showZoom();
       // Renders before the first image arrives draw the background only.
       if (!isDrawn && stack.getCornerstoneImage()) {
         isDrawn = true;
