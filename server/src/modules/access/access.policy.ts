@@ -2,6 +2,7 @@ import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import { ERROR_BODIES } from '@ra/shared';
 import type { AppContext } from '../../context.js';
+import { groupedKey } from '../../db/shared-cache.js';
 import { AppError, Refusal } from '../../lib/errors.js';
 import type { ActorFacts } from '../../lib/actor.js';
 import * as repo from './access.repository.js';
@@ -91,13 +92,33 @@ export function patientReadFilter(user: ActorFacts, patientId: SQLWrapper): SQL 
   return repo.patientReadableBy(user, patientId);
 }
 
+/**
+ * A decision about one patient's record, kept in `ctx.accessDecisions` under the patient: the
+ * triggers of migration 0018 announce the patient whenever anything the decision reads changes
+ * (their physician, their items, the invoices and notes on them, their account), and the entry is
+ * dropped as that commits. What the actor is (id, role, verified address) is part of the key.
+ */
+function decidedFor(
+  ctx: AppContext,
+  user: ActorFacts,
+  patientId: string,
+  question: string[],
+  decide: () => Promise<boolean>,
+): Promise<boolean> {
+  // Triggers name a patient by the canonical (lower-case) form of their id.
+  const key = groupedKey(patientId.toLowerCase(), ...question, user.id, user.role, user.emailVerified);
+  return ctx.accessDecisions.getOrLoad(key, decide).then((decision) => decision === true);
+}
+
 /** Who may add items to a patient's record: their physician, or a radiologist the patient has paid. */
 export async function canUploadFor(ctx: AppContext, user: ActorFacts, patientId: string): Promise<boolean> {
   // Patients never add to their own record; staff add exactly where they may read.
-  if (user.role === 'PATIENT') {
+  if (user.role === 'PATIENT' || !isUuid(patientId)) {
     return false;
   }
-  return (await canRead(ctx, user, 'patient', [patientId])).has(patientId);
+  return decidedFor(ctx, user, patientId, ['upload', patientId], async () =>
+    (await canRead(ctx, user, 'patient', [patientId])).has(patientId),
+  );
 }
 
 /**
@@ -124,11 +145,22 @@ export function storeRefusalOf(user: ActorFacts): 'forbidden' | 'unverified' | u
 }
 
 /**
- * Whether the user may add instances to a study already filed: only someone who may read it (a
- * radiologist paid for one study of a patient adds nothing to the patient's other studies).
+ * Whether the user may add instances to a study already filed under `patientId`: only someone who
+ * may read it (a radiologist paid for one study of a patient adds nothing to the patient's other
+ * studies). An item that is not the patient's is refused.
  */
-export async function canAddToStudy(ctx: AppContext, user: ActorFacts, itemId: string): Promise<boolean> {
-  return user.role !== 'PATIENT' && (await canRead(ctx, user, 'image', [itemId])).has(itemId);
+export async function canAddToStudy(
+  ctx: AppContext,
+  user: ActorFacts,
+  study: { itemId: string; patientId: string },
+): Promise<boolean> {
+  const { itemId, patientId } = study;
+  if (user.role === 'PATIENT' || !isUuid(itemId) || !isUuid(patientId)) {
+    return false;
+  }
+  return decidedFor(ctx, user, patientId, ['add', itemId], () =>
+    repo.isReadableItemOf(ctx.db, user, itemId, patientId),
+  );
 }
 
 /**

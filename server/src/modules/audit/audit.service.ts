@@ -1,4 +1,5 @@
 import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
+import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
@@ -15,6 +16,14 @@ export type { AuditAction, AuditEntry, AuditRecord } from './audit-entry.js';
 /** Writes a change's audit row in the change's own transaction. */
 export async function auditChange(db: Queryable, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values(entry);
+}
+
+/**
+ * The INSERT of `auditChange` as SQL, for a statement that records a change and makes it at once
+ * (a data-modifying WITH): the row is written if and only if that statement succeeds.
+ */
+export function auditChangeSql(db: Queryable, entry: AuditEntry): SQL {
+  return db.insert(auditLog).values(entry).getSQL();
 }
 
 /** A patient's change to their own profile (picture, email) is a change to their record; staff's are not. */

@@ -1,6 +1,7 @@
 /** The audit module's public entry: what other modules, jobs and plugins may use of it. */
 export {
   auditChange,
+  auditChangeSql,
   auditOwnProfileChange,
   auditReads,
   createReadAuditWriter,
