@@ -4,6 +4,14 @@ import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { users } from '../../db/schema/users.js';
 
+/** A study as the filing finds it (FILED_STUDY's columns). */
+export interface FiledStudyRow {
+  itemId: string;
+  studyInstanceUid: string;
+  patientId: string | null;
+  receiverId: string | null;
+}
+
 const FILED_STUDY = {
   itemId: studies.itemId,
   studyInstanceUid: studies.studyInstanceUid,
@@ -144,6 +152,46 @@ export async function fileInstances(
     ${study.itemId}::uuid, ${JSON.stringify(seriesRows)}::jsonb, ${JSON.stringify(instanceRows)}::jsonb) as sop`;
   const result = await db.execute(withStatement ? sql`with made as (${withStatement}) ${filing}` : filing);
   return new Set((result as { rows: { sop: string }[] }).rows.map((row) => row.sop));
+}
+
+/**
+ * What filing files under a patient starts from, in one statement: the patient's name and birth
+ * date (the wrong-patient guard), the studies of these Study Instance UIDs filed for them, and
+ * which of these SOP Instance UIDs they hold already (the patient is the namespace).
+ */
+export async function findFilingState(
+  db: Queryable,
+  patientId: string,
+  studyUids: string[],
+  sopUids: string[],
+): Promise<{
+  patient: { firstName: string; lastName: string; dob: string } | undefined;
+  filed: FiledStudyRow[];
+  storedSops: Set<string>;
+}> {
+  const result = await db.execute(sql`select
+    (select json_build_object('firstName', ${users.firstName}, 'lastName', ${users.lastName}, 'dob', ${users.dob})
+      from ${users} where ${users.id} = ${patientId}::uuid) as patient,
+    (select coalesce(json_agg(json_build_object('itemId', ${studies.itemId},
+        'studyInstanceUid', ${studies.studyInstanceUid}, 'patientId', ${archiveItems.patientId},
+        'receiverId', ${archiveItems.receiverId})), '[]')
+      from ${studies} join ${archiveItems} on ${archiveItems.id} = ${studies.itemId}
+      where ${studies.namespaceId} = ${patientId}::uuid
+        and ${studies.studyInstanceUid} = any(${sql.param(studyUids)}::text[])) as filed,
+    (select coalesce(json_agg(${dicomInstances.sopInstanceUid}), '[]')
+      from ${dicomInstances} join ${studies} on ${studies.itemId} = ${dicomInstances.itemId}
+      where ${studies.namespaceId} = ${patientId}::uuid
+        and ${dicomInstances.sopInstanceUid} = any(${sql.param(sopUids)}::text[])) as stored`);
+  const [row] = (
+    result as {
+      rows: {
+        patient: { firstName: string; lastName: string; dob: string } | null;
+        filed: FiledStudyRow[];
+        stored: string[];
+      }[];
+    }
+  ).rows;
+  return { patient: row?.patient ?? undefined, filed: row?.filed ?? [], storedSops: new Set(row?.stored) };
 }
 
 /** The chosen patient's name and birth date, for the wrong-patient guard. */

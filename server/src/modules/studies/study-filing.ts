@@ -89,6 +89,12 @@ export async function fileOneStudy(
     filed?: FiledStudy | null;
     /** What the uploader may still store (their storage quota), spent by the files stored here. */
     storage?: StorageBudget;
+    /**
+     * The SOP Instance UIDs of the files that the namespace held as the caller found it
+     * (guardPatient), shared by the studies of one request: each adds those it files. Looked up
+     * when not given.
+     */
+    storedSops?: Set<string>;
   },
 ): Promise<FiledStudyFiles> {
   const namespace = namespaceOf(body, user);
@@ -110,11 +116,13 @@ export async function fileOneStudy(
   const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);
 
   // The same SOP Instance UID twice, in these files or already in the namespace, is stored once.
-  const stored = await repo.findStoredSops(
-    ctx.db,
-    namespace,
-    group.files.map((file) => file.instance.sopInstanceUid),
-  );
+  const stored = context.storedSops
+    ? new Set(context.storedSops)
+    : await repo.findStoredSops(
+        ctx.db,
+        namespace,
+        group.files.map((file) => file.instance.sopInstanceUid),
+      );
   const duplicates: SkippedFile[] = [];
   const fresh: DicomFile[] = [];
   const overQuota: DicomFile[] = [];
@@ -253,6 +261,7 @@ export async function fileOneStudy(
       throw repo.isStudyChanged(err) ? new RuleViolation(STUDY_MESSAGES.studyChanged) : err;
     }
     filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
+    filedNow.forEach((file) => context.storedSops?.add(file.instance.sopInstanceUid));
   } catch (err) {
     filedNow = [];
     throw err;
