@@ -3,9 +3,12 @@
 -- instances inserted (one already stored is skipped) and the figures of the series, the study and
 -- the item raised by what was inserted. Each statement of a plpgsql function sees what committed
 -- before it started, so what another filing of the study committed while this one waited for the
--- lock is counted. Returns the SOP Instance UIDs inserted.
+-- lock is counted. `audit`, when given, is the change's audit row as the audit module makes it
+-- (auditRowOf), written with the instances. Returns the SOP Instance UIDs inserted. A plpgsql
+-- function keeps its statements' plans, which on the embedded database costs far less than
+-- planning the same SQL sent each time.
 CREATE OR REPLACE FUNCTION file_study_instances(
-  namespace uuid, study_uid text, item uuid, new_series jsonb, new_instances jsonb
+  namespace uuid, study_uid text, item uuid, new_series jsonb, new_instances jsonb, audit jsonb
 ) RETURNS SETOF text AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('study:' || namespace::text || ':' || study_uid, 0));
@@ -14,6 +17,11 @@ BEGIN
     WHERE s.namespace_id = namespace AND s.study_instance_uid = study_uid AND s.item_id = item
   ) THEN
     RAISE EXCEPTION 'the study changed while it was being filed' USING ERRCODE = 'RA409';
+  END IF;
+  IF audit IS NOT NULL THEN
+    INSERT INTO audit_log (actor_id, patient_id, action, record_type, record_id, ip)
+    SELECT x.actor_id, x.patient_id, x.action, x.record_type, x.record_id, x.ip
+    FROM jsonb_populate_record(NULL::audit_log, audit) AS x;
   END IF;
   INSERT INTO dicom_series (item_id, series_instance_uid, modality, series_number, series_description, body_part_examined)
   SELECT item, x.series_instance_uid, coalesce(x.modality, ''), x.series_number,
@@ -54,6 +62,25 @@ BEGIN
     WHERE archive_items.id = item
   )
   SELECT sop FROM inserted;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+-- What filing files under a patient starts from (studies.repository.ts findFilingState): the
+-- patient's name and birth date, the studies of these Study Instance UIDs filed for them, and which
+-- of these SOP Instance UIDs they hold (the patient is the namespace). A function for its kept plans.
+CREATE OR REPLACE FUNCTION filing_state(patient uuid, study_uids text[], sop_uids text[])
+RETURNS TABLE (patient_details json, filed json, stored json) AS $$
+BEGIN
+  RETURN QUERY SELECT
+    (SELECT json_build_object('firstName', u.first_name, 'lastName', u.last_name, 'dob', u.dob)
+      FROM users u WHERE u.id = patient),
+    (SELECT coalesce(json_agg(json_build_object('itemId', s.item_id, 'studyInstanceUid', s.study_instance_uid,
+        'patientId', a.patient_id, 'receiverId', a.receiver_id)), '[]')
+      FROM studies s JOIN archive_items a ON a.id = s.item_id
+      WHERE s.namespace_id = patient AND s.study_instance_uid = ANY(study_uids)),
+    (SELECT coalesce(json_agg(i.sop_instance_uid), '[]')
+      FROM dicom_instances i JOIN studies s ON s.item_id = i.item_id
+      WHERE s.namespace_id = patient AND i.sop_instance_uid = ANY(sop_uids));
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint

@@ -1,5 +1,5 @@
 import { displayName, type AccessAction, type AccessHistoryEntry, type AccessHistoryPage } from '@ra/shared';
-import type { SQL } from 'drizzle-orm';
+import { getTableColumns } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
@@ -19,11 +19,18 @@ export async function auditChange(db: Queryable, entry: AuditEntry): Promise<voi
 }
 
 /**
- * The INSERT of `auditChange` as SQL, for a statement that records a change and makes it at once
- * (a data-modifying WITH): the row is written if and only if that statement succeeds.
+ * A change's audit row as a JSON object of audit_log's columns, for a database function that
+ * records the change with the rows it makes (file_study_instances, migration 0018): the row is
+ * written if and only if that statement succeeds.
  */
-export function auditChangeSql(db: Queryable, entry: AuditEntry): SQL {
-  return db.insert(auditLog).values(entry).getSQL();
+export function auditRowOf(entry: AuditEntry): Record<string, unknown> {
+  const columns = getTableColumns(auditLog);
+  return Object.fromEntries(
+    Object.entries(entry).map(([field, value]) => [
+      columns[field as keyof typeof columns].name,
+      value ?? null,
+    ]),
+  );
 }
 
 /** A patient's change to their own profile (picture, email) is a change to their record; staff's are not. */

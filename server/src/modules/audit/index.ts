@@ -1,9 +1,9 @@
 /** The audit module's public entry: what other modules, jobs and plugins may use of it. */
 export {
   auditChange,
-  auditChangeSql,
   auditOwnProfileChange,
   auditReads,
+  auditRowOf,
   createReadAuditWriter,
   type AuditEntry,
 } from './audit.service.js';

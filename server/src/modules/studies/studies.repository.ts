@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
@@ -111,8 +111,8 @@ export function isStudyChanged(err: unknown): boolean {
  * under the study's lock (lockStudyUid), it makes the missing series, inserts the instances and
  * adds what they bring to the figures of their series, the study and the item. An instance another
  * request stored meanwhile (a SOP Instance UID is unique in its study) is skipped and counts
- * nothing; a study no longer filed as `itemId` fails it all (isStudyChanged). `withStatement` is
- * a data-modifying statement made in the same statement (the change's audit row). The rows travel
+ * nothing; a study no longer filed as `itemId` fails it all (isStudyChanged). `audit` is the
+ * change's audit row as the audit module makes it (auditRowOf), written with them. The rows travel
  * as JSON parameters, so the statement text is the same whatever their number. Returns the SOP
  * Instance UIDs stored.
  */
@@ -121,7 +121,7 @@ export async function fileInstances(
   study: { namespaceId: string; studyInstanceUid: string; itemId: string },
   series: NewSeries[],
   instances: NewInstance[],
-  withStatement?: SQL,
+  audit?: Record<string, unknown>,
 ): Promise<Set<string>> {
   const seriesRows = series.map((row) => ({
     series_instance_uid: row.seriesInstanceUid,
@@ -148,16 +148,17 @@ export async function fileInstances(
     frame_bytes: instance.frameBytes,
     frame_offsets: instance.frameOffsets,
   }));
-  const filing = sql`select file_study_instances(${study.namespaceId}::uuid, ${study.studyInstanceUid},
-    ${study.itemId}::uuid, ${JSON.stringify(seriesRows)}::jsonb, ${JSON.stringify(instanceRows)}::jsonb) as sop`;
-  const result = await db.execute(withStatement ? sql`with made as (${withStatement}) ${filing}` : filing);
+  const result = await db.execute(sql`select file_study_instances(${study.namespaceId}::uuid,
+    ${study.studyInstanceUid}, ${study.itemId}::uuid, ${JSON.stringify(seriesRows)}::jsonb,
+    ${JSON.stringify(instanceRows)}::jsonb, ${audit ? JSON.stringify(audit) : null}::jsonb) as sop`);
   return new Set((result as { rows: { sop: string }[] }).rows.map((row) => row.sop));
 }
 
 /**
- * What filing files under a patient starts from, in one statement: the patient's name and birth
- * date (the wrong-patient guard), the studies of these Study Instance UIDs filed for them, and
- * which of these SOP Instance UIDs they hold already (the patient is the namespace).
+ * What filing files under a patient starts from, in one statement (the database function
+ * filing_state, migration 0018): the patient's name and birth date (the wrong-patient guard), the
+ * studies of these Study Instance UIDs filed for them, and which of these SOP Instance UIDs they
+ * hold already (the patient is the namespace).
  */
 export async function findFilingState(
   db: Queryable,
@@ -169,29 +170,23 @@ export async function findFilingState(
   filed: FiledStudyRow[];
   storedSops: Set<string>;
 }> {
-  const result = await db.execute(sql`select
-    (select json_build_object('firstName', ${users.firstName}, 'lastName', ${users.lastName}, 'dob', ${users.dob})
-      from ${users} where ${users.id} = ${patientId}::uuid) as patient,
-    (select coalesce(json_agg(json_build_object('itemId', ${studies.itemId},
-        'studyInstanceUid', ${studies.studyInstanceUid}, 'patientId', ${archiveItems.patientId},
-        'receiverId', ${archiveItems.receiverId})), '[]')
-      from ${studies} join ${archiveItems} on ${archiveItems.id} = ${studies.itemId}
-      where ${studies.namespaceId} = ${patientId}::uuid
-        and ${studies.studyInstanceUid} = any(${sql.param(studyUids)}::text[])) as filed,
-    (select coalesce(json_agg(${dicomInstances.sopInstanceUid}), '[]')
-      from ${dicomInstances} join ${studies} on ${studies.itemId} = ${dicomInstances.itemId}
-      where ${studies.namespaceId} = ${patientId}::uuid
-        and ${dicomInstances.sopInstanceUid} = any(${sql.param(sopUids)}::text[])) as stored`);
+  const result = await db.execute(
+    sql`select * from filing_state(${patientId}::uuid, ${sql.param(studyUids)}::text[], ${sql.param(sopUids)}::text[])`,
+  );
   const [row] = (
     result as {
       rows: {
-        patient: { firstName: string; lastName: string; dob: string } | null;
+        patient_details: { firstName: string; lastName: string; dob: string } | null;
         filed: FiledStudyRow[];
         stored: string[];
       }[];
     }
   ).rows;
-  return { patient: row?.patient ?? undefined, filed: row?.filed ?? [], storedSops: new Set(row?.stored) };
+  return {
+    patient: row?.patient_details ?? undefined,
+    filed: row?.filed ?? [],
+    storedSops: new Set(row?.stored),
+  };
 }
 
 /** The chosen patient's name and birth date, for the wrong-patient guard. */

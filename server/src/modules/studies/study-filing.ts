@@ -12,7 +12,7 @@ import { Refusal, RuleViolation } from '../../lib/errors.js';
 import type { Actor, ActorFacts } from '../../lib/actor.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
 import { canAddToStudy } from '../access/index.js';
-import { auditChangeSql, type AuditEntry } from '../audit/index.js';
+import { auditRowOf, type AuditEntry } from '../audit/index.js';
 import { recordNewItem, type Uploader } from '../archive-items/index.js';
 import { remainingStorage } from '../uploads/index.js';
 import type { DicomFile } from './dicom-file-read.js';
@@ -196,7 +196,7 @@ export async function fileOneStudy(
     const fileBatches = async (db: Queryable, isUpdate: boolean) => {
       const inserted = new Set<string>();
       for (const [index, batch] of batches.entries()) {
-        const audit = isUpdate && index === 0 ? auditChangeSql(db, update) : undefined;
+        const audit = isUpdate && index === 0 ? auditRowOf(update) : undefined;
         const stored = await repo.fileInstances(db, study, seriesOf(batch), batch.map(rowOf), audit);
         stored.forEach((sop) => inserted.add(sop));
       }
