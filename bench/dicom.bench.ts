@@ -3,6 +3,9 @@
  * a 500-slice 512×512 16-bit CT series (dcmtk's dump2dcm writes it; nothing is downloaded),
  * stored by STOW-RS, searched by QIDO-RS, read by WADO-RS (metadata and frames), and filed from a
  * folder chosen in Chromium until its preview can be shown.
+ *
+ * `BENCH_DICOM_STOW_ONLY=1` measures the STOW-RS rows alone (no searches, reads, folders or viewer),
+ * a few minutes instead of about twelve, for work on storing.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +18,8 @@ import type { Api } from './lib/api.js';
 import { median } from './lib/measure.js';
 
 export const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
+/** Only the STOW-RS rows (see the header). */
+export const STOW_ONLY = process.env.BENCH_DICOM_STOW_ONLY === '1';
 const STOW_BATCH = 10;
 const STOW_CONCURRENCY = 2;
 
@@ -78,12 +83,15 @@ export interface LatencyFigure {
 export interface DicomFigures {
   /** Instances stored per second, by STOW_SHAPES. */
   stowPerSecond: number[];
-  studySearch: LatencyFigure;
-  instanceList: LatencyFigure;
-  seriesMetadata: LatencyFigure;
-  framesSequential: number;
-  framesParallel: number;
-  folder: FolderFigure;
+  /** The rest is not measured with STOW_ONLY. */
+  reads?: {
+    studySearch: LatencyFigure;
+    instanceList: LatencyFigure;
+    seriesMetadata: LatencyFigure;
+    framesSequential: number;
+    framesParallel: number;
+    folder: FolderFigure;
+  };
 }
 
 /** Seconds from choosing the folder until the study is filed, and until its preview is served. */
@@ -342,7 +350,7 @@ export async function dicomFigures(
   // The first timed study of small batches is the one searched and read.
   const stowed = timed[1]![0]!.phantom;
   // A folder of its own for every choice in Chromium: the first untimed, as for STOW-RS.
-  const chosen = await phantomFolders('folder', 1 + FOLDER_RUNS);
+  const chosen = STOW_ONLY ? [] : await phantomFolders('folder', 1 + FOLDER_RUNS);
   const readFiles = (files: string[]) => Promise.all(files.map((file) => fs.readFile(file)));
 
   const orthanc = await startOrthanc();
@@ -383,6 +391,10 @@ export async function dicomFigures(
         }
       }
     }
+    if (STOW_ONLY) {
+      const [oursRates, orthancRates] = rates.map((shapes) => ({ stowPerSecond: shapes.map(median) }));
+      return { ours: oursRates!, orthanc: orthancRates! };
+    }
     const reads: Awaited<ReturnType<typeof searchAndRead>>[] = [];
     for (const { target } of servers) {
       reads.push(await searchAndRead(target, stowed));
@@ -395,10 +407,12 @@ export async function dicomFigures(
     }
     const [oursFigures, orthancFigures] = servers.map((_, index) => ({
       stowPerSecond: rates[index]!.map(median),
-      ...reads[index]!,
-      folder: {
-        filed: median(folders[index]!.slice(1).map((figure) => figure.filed)),
-        total: median(folders[index]!.slice(1).map((figure) => figure.total)),
+      reads: {
+        ...reads[index]!,
+        folder: {
+          filed: median(folders[index]!.slice(1).map((figure) => figure.filed)),
+          total: median(folders[index]!.slice(1).map((figure) => figure.total)),
+        },
       },
     }));
     return { ours: oursFigures!, orthanc: orthancFigures! };
@@ -408,9 +422,6 @@ export async function dicomFigures(
 }
 
 export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc: DicomFigures }): void {
-  const ms = (value: number) => `${value.toFixed(1)} ms`;
-  const latencyCells = (mine: LatencyFigure, theirs: LatencyFigure) =>
-    `${ms(mine.p50)} / ${ms(mine.p95)} | ${ms(theirs.p50)} / ${ms(theirs.p95)} | ${(theirs.p50 / mine.p50).toFixed(1)}×`;
   const rateCells = (mine: number, theirs: number, unit: string) =>
     `${mine.toFixed(0)} ${unit} | ${theirs.toFixed(0)} ${unit} | ${(mine / theirs).toFixed(1)}×`;
   console.log(`\nDICOM beside Orthanc: ${SLICES}-slice 512×512 16-bit CT, same files, same run\n`);
@@ -421,6 +432,21 @@ export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc
       `| STOW-RS, ${shape.label}, median of ${shape.runs} studies | ${rateCells(ours.stowPerSecond[index]!, orthanc.stowPerSecond[index]!, 'instances/s')} |`,
     );
   }
+  if (!ours.reads || !orthanc.reads) {
+    return;
+  }
+  printReadRows(ours.reads, orthanc.reads);
+}
+
+function printReadRows(
+  ours: NonNullable<DicomFigures['reads']>,
+  orthanc: NonNullable<DicomFigures['reads']>,
+) {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const latencyCells = (mine: LatencyFigure, theirs: LatencyFigure) =>
+    `${ms(mine.p50)} / ${ms(mine.p95)} | ${ms(theirs.p50)} / ${ms(theirs.p95)} | ${(theirs.p50 / mine.p50).toFixed(1)}×`;
+  const rateCells = (mine: number, theirs: number, unit: string) =>
+    `${mine.toFixed(0)} ${unit} | ${theirs.toFixed(0)} ${unit} | ${(mine / theirs).toFixed(1)}×`;
   console.log(
     `| QIDO-RS study search (name wildcard, date range), p50 / p95 | ${latencyCells(ours.studySearch, orthanc.studySearch)} |`,
   );

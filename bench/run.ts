@@ -4,7 +4,8 @@
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
  * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
- * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part.
+ * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part; with
+ * `BENCH_DICOM_STOW_ONLY=1`, the DICOM part measures STOW-RS alone (bench/dicom.bench.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +29,7 @@ import { invoiceThroughput, pollingRows } from './second-opinion.bench.js';
 import { pictureCropLatency, profileRows } from './profile.bench.js';
 import { twoFactorSignInFigures } from './two-factor.bench.js';
 import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js';
-import { dicomFigures, printDicomTable, SLICES, storePhantomStudy } from './dicom.bench.js';
+import { dicomFigures, printDicomTable, SLICES, STOW_ONLY, storePhantomStudy } from './dicom.bench.js';
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
 import { hostileFigures, printHostileTable, rssMb } from './hostile.bench.js';
 import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
@@ -128,7 +129,9 @@ async function dicomFiguresBesideOrthanc(withOrthanc: boolean): Promise<void> {
   } else {
     await storePhantomStudy(physician, patientUid, workDir);
   }
-  printViewerTable(await viewerFigures(patient, patientUid, SLICES));
+  if (!STOW_ONLY) {
+    printViewerTable(await viewerFigures(patient, patientUid, SLICES));
+  }
   await stopServer(base);
 }
 

@@ -54,6 +54,12 @@ const NOTIFICATION_LISTS_MAX = 2_000;
 const IMAGE_PAGES_MS = EXPIRY_STEP_SECONDS * 1000;
 /** Up to 50 images each: some tens of megabytes at most. */
 const IMAGE_PAGES_MAX = 500;
+/**
+ * Access decisions (may store for a patient, may add to a study): dropped when any process changes
+ * what they read (database triggers announce it); the TTL only bounds what a missed message could cost.
+ */
+const ACCESS_DECISIONS_MS = 60_000;
+const ACCESS_DECISIONS_MAX = 20_000;
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface BuildAppOptions {
@@ -178,6 +184,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     imagePages: new SharedCache(changes, 'archive', {
       ttlMs: IMAGE_PAGES_MS,
       maxEntries: IMAGE_PAGES_MAX,
+      grouped: true,
+    }),
+    accessDecisions: new SharedCache(changes, 'access', {
+      ttlMs: ACCESS_DECISIONS_MS,
+      maxEntries: ACCESS_DECISIONS_MAX,
       grouped: true,
     }),
     storage,

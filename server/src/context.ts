@@ -42,6 +42,12 @@ export interface AppContext {
    * expiry step passes.
    */
   imagePages: SharedCache<ImagePage>;
+  /**
+   * Decisions of the access module that a request asks again and again (whether a user may store
+   * for a patient, or add to a study of theirs), grouped by patient, until any process changes
+   * what they read (database triggers announce it on the change feed's "access" topic).
+   */
+  accessDecisions: SharedCache<boolean>;
   storage: Storage;
   /** Where tus keeps uploads until they are claimed. */
   tusDir: string;

@@ -83,6 +83,34 @@ describe('catching up with the feed', () => {
     }
   });
 
+  it.skipIf(onPostgres)(
+    'on the embedded database, has heard a change once its commit resolved, and sends no marker',
+    async () => {
+      const feed = new ChangeFeed();
+      await feed.start(t.database);
+      const heard: string[] = [];
+      feed.on('archive', (keys) => heard.push(...(keys ?? ['everything'])));
+      try {
+        for (let round = 0; round < 5; round += 1) {
+          await t.database.db.transaction(async (tx) => {
+            await announceChange(tx, 'archive', [`committed-${round}`]);
+          });
+          expect(heard).toContain(`committed-${round}`);
+        }
+        await announceChange(t.database.db, 'archive', ['autocommitted']);
+        expect(heard).toContain('autocommitted');
+        // Catching up asks the database nothing (a statement here would fail and drop everything).
+        const noDatabase = {
+          execute: () => Promise.reject(new Error('no statement expected')),
+        } as unknown as typeof t.database.db;
+        await feed.catchUp(noDatabase);
+        expect(heard).not.toContain('everything');
+      } finally {
+        await feed.close();
+      }
+    },
+  );
+
   it('every request that may write waits for it before answering; reads do not', async () => {
     const catchUp = vi.spyOn(ChangeFeed.prototype, 'catchUp');
     try {

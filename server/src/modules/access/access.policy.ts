@@ -2,6 +2,7 @@ import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import { ERROR_BODIES } from '@ra/shared';
 import type { AppContext } from '../../context.js';
+import { groupedKey } from '../../db/shared-cache.js';
 import { AppError, Refusal } from '../../lib/errors.js';
 import type { ActorFacts } from '../../lib/actor.js';
 import * as repo from './access.repository.js';
@@ -99,7 +100,47 @@ export async function permitted(
 
 /** Whether the actor may do `verb` on the one record `id`. */
 export async function may(ctx: AppContext, actor: ActorFacts, verb: Verb, id: string): Promise<boolean> {
-  return (await permitted(ctx, actor, verb, [id])).has(id);
+  const decide = async () => (await permitted(ctx, actor, verb, [id])).has(id);
+  // Storing asks on every STOW-RS request: the answer is kept until the patient's record changes.
+  return verb === 'item:store' && isUuid(id) ? decidedFor(ctx, actor, id, [verb, id], decide) : decide();
+}
+
+/**
+ * A decision about one patient's record, kept in `ctx.accessDecisions` under the patient: the
+ * triggers of migration 0018 announce the patient on the change feed's access topic whenever
+ * anything the decision reads changes (their physician, their items, the invoices and notes on
+ * them, an account's role), and the entry is dropped as that commits. What the actor is (id,
+ * role, verified address) is part of the key.
+ */
+function decidedFor(
+  ctx: AppContext,
+  actor: ActorFacts,
+  patientId: string,
+  question: string[],
+  decide: () => Promise<boolean>,
+): Promise<boolean> {
+  // Triggers name a patient by the canonical (lower-case) form of their id.
+  const key = groupedKey(patientId.toLowerCase(), ...question, actor.id, actor.role, actor.emailVerified);
+  return ctx.accessDecisions.getOrLoad(key, decide).then((decision) => decision === true);
+}
+
+/**
+ * `item:extend` for a study filed under `patientId`, kept as `may` keeps `item:store`: whether the
+ * actor may add instances to it (a radiologist paid for one study of a patient adds nothing to the
+ * patient's other studies). An item that is not the patient's is refused.
+ */
+export async function mayExtendStudy(
+  ctx: AppContext,
+  actor: ActorFacts,
+  study: { itemId: string; patientId: string },
+): Promise<boolean> {
+  const { itemId, patientId } = study;
+  if (storeRefusalOf(actor) || !isUuid(itemId) || !isUuid(patientId)) {
+    return false;
+  }
+  return decidedFor(ctx, actor, patientId, ['item:extend', itemId], () =>
+    repo.isReadableItemOf(ctx.db, actor, itemId, patientId),
+  );
 }
 
 /**

@@ -92,6 +92,20 @@ export async function readableItemIds(
   return new Set(rows.map((row) => row.id));
 }
 
+/** Whether the actor may read this item (a valid UUID) and it is filed under this patient. */
+export async function isReadableItemOf(
+  db: Queryable,
+  actor: ActorFacts,
+  itemId: string,
+  patientId: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: archiveItems.id })
+    .from(archiveItems)
+    .where(and(eq(archiveItems.id, itemId), eq(archiveItems.patientId, patientId), itemReadableBy(actor)));
+  return rows.length > 0;
+}
+
 /** Of `patientIds` (valid UUIDs), the patient accounts whose records the actor may read. */
 export async function readablePatientIds(
   db: Queryable,

@@ -7,6 +7,7 @@ export {
   isPublicPictureOf,
   itemReadFilter,
   may,
+  mayExtendStudy,
   mayReceiveUnfiled,
   noteReadFilter,
   patientReadFilter,

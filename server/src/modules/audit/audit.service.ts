@@ -5,6 +5,7 @@ import {
   type AccessHistoryPage,
   type ItemSummary,
 } from '@ra/shared';
+import { getTableColumns } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
@@ -21,6 +22,21 @@ export type { AuditAction, AuditEntry, AuditRecord } from './audit-entry.js';
 /** Writes a change's audit row in the change's own transaction. */
 export async function auditChange(db: Queryable, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values(entry);
+}
+
+/**
+ * A change's audit row as a JSON object of audit_log's columns, for a database function that
+ * records the change with the rows it makes (file_study_instances, migration 0018): the row is
+ * written if and only if that statement succeeds.
+ */
+export function auditRowOf(entry: AuditEntry): Record<string, unknown> {
+  const columns = getTableColumns(auditLog);
+  return Object.fromEntries(
+    Object.entries(entry).map(([field, value]) => [
+      columns[field as keyof typeof columns].name,
+      value ?? null,
+    ]),
+  );
 }
 
 /** A patient's change to their own profile (picture, email) is a change to their record; staff's are not. */

@@ -3,6 +3,7 @@ export {
   auditChange,
   auditOwnProfileChange,
   auditReads,
+  auditRowOf,
   createReadAuditWriter,
   type AuditEntry,
 } from './audit.service.js';

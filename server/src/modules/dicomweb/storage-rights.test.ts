@@ -10,6 +10,7 @@ import {
   signIn,
 } from '../../../test/factories.js';
 import { addInvoice } from '../../../test/annotated-archive.js';
+import { soon } from '../../../test/soon.js';
 import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
 import { stow } from '../../../test/stow.js';
@@ -84,6 +85,80 @@ describe('who may store (docs/security.md §3)', () => {
     expect(await itemOf(otherStudy)).toMatchObject({ instanceCount: 1 });
     // A new study of their own for the patient: filed.
     expect((await fileStudy(radiologist.token, newUid())).statusCode).toBe(200);
+  });
+});
+
+describe('who may store, as access changes (decisions cached until the change feed drops them)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const fileStudy = (token: string, patientId: string, studyUid: string) =>
+    stow(
+      t.app,
+      token,
+      [hostileFile({ studyUid }).bytes],
+      `?patient=${patientId}&confirm_patient_mismatch=true`,
+    );
+  const itemOf = async (uid: string) =>
+    (await t.database.db.select().from(studies).where(eq(studies.studyInstanceUid, uid)))[0]!;
+
+  it('lets a radiologist store the moment the patient pays them, and no longer once the payment is undone', async () => {
+    const { physician, patient } = await physicianWithPatient(t);
+    const radiologist = await person(t, await createRadiologist(t.database.db));
+    const study = newUid();
+    expect((await fileStudy(physician.token, patient.id, study)).statusCode).toBe(200);
+    // Refused, twice (the second answer is the kept decision).
+    expect((await fileStudy(radiologist.token, patient.id, study)).statusCode).toBe(404);
+    expect((await fileStudy(radiologist.token, patient.id, newUid())).statusCode).toBe(404);
+
+    // The patient asks the radiologist and pays, as they do on the page.
+    const invoice = await t.app.inject({
+      method: 'POST',
+      url: `/api/payment/${radiologist.id}/invoice`,
+      headers: bearer(patient.token),
+      payload: { image: (await itemOf(study)).itemId },
+    });
+    expect(invoice.statusCode).toBeLessThan(300);
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/payment/sandbox/${invoice.json<{ invoice: { uid: string } }>().invoice.uid}/pay`,
+      headers: bearer(patient.token),
+    });
+    expect(paid.statusCode).toBe(200);
+    // At once: into the paid study, and a new study for the patient.
+    expect((await fileStudy(radiologist.token, patient.id, study)).statusCode).toBe(200);
+    expect((await fileStudy(radiologist.token, patient.id, newUid())).statusCode).toBe(200);
+
+    // The payment undone in the database (plain SQL, as an operator would): the triggers announce
+    // it and the kept decisions go, the one on the study and the one on the patient.
+    await t.database.executeSql(`update invoices set status = 'void' where id = $1`, [
+      invoice.json<{ invoice: { uid: string } }>().invoice.uid,
+    ]);
+    expect(
+      await soon(async () => (await fileStudy(radiologist.token, patient.id, study)).statusCode === 404),
+    ).toBe(true);
+    expect((await fileStudy(radiologist.token, patient.id, newUid())).statusCode).toBe(404);
+  });
+
+  it('refuses a physician the moment their patient is no longer theirs, and files for their new physician', async () => {
+    const { physician, patient } = await physicianWithPatient(t);
+    const next = await person(t, await createPhysician(t.database.db));
+    const study = newUid();
+    expect((await fileStudy(physician.token, patient.id, study)).statusCode).toBe(200);
+    expect((await fileStudy(next.token, patient.id, study)).statusCode).toBe(404);
+
+    await t.database.executeSql(`update patient_physicians set physician_id = $1 where patient_id = $2`, [
+      next.id,
+      patient.id,
+    ]);
+    expect(
+      await soon(async () => (await fileStudy(physician.token, patient.id, study)).statusCode === 404),
+    ).toBe(true);
+    expect((await fileStudy(physician.token, patient.id, newUid())).statusCode).toBe(404);
+    expect((await fileStudy(next.token, patient.id, study)).statusCode).toBe(200);
   });
 });
 

@@ -148,7 +148,12 @@ export async function storeInstances(
     // Each study is filed on its own: one that cannot be filed fails its own instances, not the
     // other studies of the request.
     const storedGroups: StudyFiles[] = [];
-    const fileGroup = async (group: StudyFiles, target: FilingTarget, filed: FiledStudy | null) => {
+    const fileGroup = async (
+      group: StudyFiles,
+      target: FilingTarget,
+      filed: FiledStudy | null,
+      storedSops?: Set<string>,
+    ) => {
       try {
         const { overQuota } = await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
@@ -156,6 +161,7 @@ export async function storeInstances(
           isFromClient: true,
           filed,
           storage,
+          storedSops,
         });
         storedGroups.push({ ...group, files: group.files.filter((file) => !overQuota.includes(file)) });
         failed.push(
@@ -175,9 +181,9 @@ export async function storeInstances(
     };
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      const filed = await guardPatient(ctx, target, groups);
+      const { filed, storedSops } = await guardPatient(ctx, target, groups);
       for (const group of groups) {
-        await fileGroup(group, target, filed.get(group.studyInstanceUid) ?? null);
+        await fileGroup(group, target, filed.get(group.studyInstanceUid) ?? null, storedSops);
       }
     } else {
       for (const group of groups) {

@@ -12,6 +12,12 @@ import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { stow as stowRequest } from '../../../test/stow.js';
 import { NO_PATIENT } from './stow.service.js';
+import { and, eq } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { auditLog } from '../../db/schema/audit.js';
+import { auditRowOf } from '../audit/index.js';
+import { fileInstances, isStudyChanged } from '../studies/studies.repository.js';
+import { studies } from '../../db/schema/studies.js';
 
 let t: TestApp;
 const people = {} as Record<
@@ -115,6 +121,65 @@ describe('STOW-RS', () => {
     const again = await stow(people.physician.token, files);
     expect(again.statusCode).toBe(200);
     expect(dicomJsonDatasetSchema.parse(again.json())['00081199']!.Value).toHaveLength(2);
+  });
+
+  it('records each addition to a filed study in the audit log, and only one that succeeds', async () => {
+    const studyUid = newUid();
+    const seriesUid = newUid();
+    const part = (instanceNumber: number) =>
+      sampleCopy('CT_small.dcm', { ...JANE, studyUid, seriesUid, instanceNumber });
+    expect((await stow(people.physician.token, [await part(1)])).statusCode).toBe(200);
+    const [study] = await t.database.db.select().from(studies).where(eq(studies.studyInstanceUid, studyUid));
+    const updates = () =>
+      t.database.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.recordId, study!.itemId), eq(auditLog.action, 'update')));
+    expect(await updates()).toEqual([]);
+
+    const again = await part(2);
+    expect((await stow(people.physician.token, [again])).statusCode).toBe(200);
+    expect(await updates()).toMatchObject([
+      { actorId: people.physician.id, patientId: people.patient.id, recordType: 'image' },
+    ]);
+    // The same instance again is a change that stores nothing, recorded as before.
+    expect((await stow(people.physician.token, [again])).statusCode).toBe(200);
+    expect(await updates()).toHaveLength(2);
+    const [figures] = await t.database.db.select().from(studies).where(eq(studies.itemId, study!.itemId));
+    expect(figures).toMatchObject({ instanceCount: 2, seriesCount: 1 });
+
+    // Someone who may not store for the patient changes nothing and records nothing.
+    const refused = await stow(people.otherPhysician.token, [await part(3)]);
+    expect(refused.statusCode).toBe(404);
+    expect(await updates()).toHaveLength(2);
+  });
+
+  it('files nothing and records nothing into a study that is no longer the item found', async () => {
+    const studyUid = newUid();
+    expect(
+      (await stow(people.physician.token, [await sampleCopy('CT_small.dcm', { ...JANE, studyUid })]))
+        .statusCode,
+    ).toBe(200);
+    const [study] = await t.database.db.select().from(studies).where(eq(studies.studyInstanceUid, studyUid));
+    const found = { namespaceId: people.patient.id, studyInstanceUid: studyUid };
+    const audit = auditRowOf({
+      actorId: people.physician.id,
+      patientId: people.patient.id,
+      action: 'update',
+      recordType: 'image',
+      recordId: 'changed-study-probe',
+      ip: null,
+    });
+    const attempt = fileInstances(t.database.db, { ...found, itemId: crypto.randomUUID() }, [], [], audit);
+    await expect(attempt).rejects.toSatisfy(isStudyChanged);
+    expect(
+      await t.database.db.select().from(auditLog).where(eq(auditLog.recordId, 'changed-study-probe')),
+    ).toEqual([]);
+    // The item found, as it still is: recorded.
+    await fileInstances(t.database.db, { ...found, itemId: study!.itemId }, [], [], audit);
+    expect(
+      await t.database.db.select().from(auditLog).where(eq(auditLog.recordId, 'changed-study-probe')),
+    ).toHaveLength(1);
   });
 
   it('answers 202 with the failed parts when some are not DICOM, and 409 when none is', async () => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { RuleViolation } from '../../lib/errors.js';
 import type { DicomFile } from './dicom-file-read.js';
 import * as repo from './studies.repository.js';
-import type { FilingTarget, StudyFiles } from './filing-target.js';
+import type { FiledStudy, FilingTarget, StudyFiles } from './filing-target.js';
 
 /*
  * The wrong-patient guard (docs/api.md §12.2): files naming someone other than the patient they
@@ -17,26 +17,31 @@ export function personOf(file: DicomFile) {
 
 /**
  * Refuses to file studies under the wrong patient: files naming someone else, unless the uploader
- * confirmed (docs/api.md §12.2, every file checked). Returns the studies among them the patient
- * holds already, by Study Instance UID, for the filing to start from; studies of the same UIDs
- * filed for anyone else are not looked at.
+ * confirmed (docs/api.md §12.2, every file checked). Returns what filing under the patient starts
+ * from, read in one statement: the studies among them the patient holds already, by Study
+ * Instance UID (studies of the same UIDs filed for anyone else are not looked at), and which of
+ * the files' SOP Instance UIDs the patient holds already.
  */
 export async function guardPatient(
   ctx: AppContext,
   body: FilingTarget & { patient: string },
   groups: StudyFiles[],
-) {
-  const filed = await repo.findStudiesIn(
+): Promise<{ filed: Map<string, FiledStudy>; storedSops: Set<string> }> {
+  const state = await repo.findFilingState(
     ctx.db,
     body.patient,
     groups.map((group) => group.studyInstanceUid),
+    groups.flatMap((group) => group.files.map((file) => file.instance.sopInstanceUid)),
   );
-  await guardNames(
-    ctx,
+  refuseOtherPeople(
     body,
+    state.patient,
     groups.flatMap((group) => group.files.map(personOf)),
   );
-  return new Map(filed.map((study) => [study.studyInstanceUid, study]));
+  return {
+    filed: new Map(state.filed.map((study) => [study.studyInstanceUid, study])),
+    storedSops: state.storedSops,
+  };
 }
 
 /**
@@ -51,7 +56,17 @@ export async function guardNames(
   if (body.confirm_patient_mismatch) {
     return;
   }
-  const patient = await repo.findPatientDetails(ctx.db, body.patient);
+  refuseOtherPeople(body, await repo.findPatientDetails(ctx.db, body.patient), namesInFiles);
+}
+
+function refuseOtherPeople(
+  body: { confirm_patient_mismatch: boolean },
+  patient: { firstName: string; lastName: string; dob: string } | undefined,
+  namesInFiles: { name: string; birthDate: string | null }[],
+) {
+  if (body.confirm_patient_mismatch) {
+    return;
+  }
   if (patient && namesInFiles.some((found) => namesAnotherPatient(found, patient))) {
     // As the files give the names ("Family^Given"); the page writes them as people do.
     throw new RuleViolation(STUDY_MESSAGES.patientMismatch, { found: peopleInFiles(namesInFiles) });

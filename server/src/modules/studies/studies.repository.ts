@@ -4,6 +4,14 @@ import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { users } from '../../db/schema/users.js';
 
+/** A study as the filing finds it (FILED_STUDY's columns). */
+export interface FiledStudyRow {
+  itemId: string;
+  studyInstanceUid: string;
+  patientId: string | null;
+  receiverId: string | null;
+}
+
 const FILED_STUDY = {
   itemId: studies.itemId,
   studyInstanceUid: studies.studyInstanceUid,
@@ -40,28 +48,14 @@ export async function findPatientStudiesByUid(db: Queryable, studyUid: string) {
  * requests filing the same study one after the other see each other's rows.
  */
 export async function lockStudyUid(db: Queryable, namespaceId: string, studyUid: string): Promise<void> {
+  // The key as file_study_instances (migration 0018) writes it, the namespace in its canonical form.
   await db.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`study:${namespaceId}:${studyUid}`}, 0))`,
+    sql`select pg_advisory_xact_lock(hashtextextended('study:' || ${namespaceId}::uuid::text || ':' || ${studyUid}, 0))`,
   );
 }
 
 export async function insertStudy(db: Queryable, study: typeof studies.$inferInsert) {
   await db.insert(studies).values(study);
-}
-
-/** The series of a study already filed, to add instances to them rather than file them twice. */
-export function findSeriesOfStudy(db: Queryable, itemId: string, seriesUids: string[]) {
-  return db
-    .select({ id: dicomSeries.id, seriesInstanceUid: dicomSeries.seriesInstanceUid })
-    .from(dicomSeries)
-    .where(and(eq(dicomSeries.itemId, itemId), inArray(dicomSeries.seriesInstanceUid, seriesUids)));
-}
-
-export async function insertSeries(db: Queryable, series: (typeof dicomSeries.$inferInsert)[]) {
-  return db
-    .insert(dicomSeries)
-    .values(series)
-    .returning({ id: dicomSeries.id, seriesInstanceUid: dicomSeries.seriesInstanceUid });
 }
 
 /** Which of these SOP Instance UIDs the namespace (a patient, or an Incoming list) already holds. */
@@ -81,81 +75,118 @@ export async function findStoredSops(
   return new Set(rows.map((row) => row.sopInstanceUid));
 }
 
-/** A new instance row of a study, as the filing makes it (the database gives its id and time). */
-export type NewInstance = Omit<typeof dicomInstances.$inferInsert, 'id' | 'itemId' | 'createdAt'>;
+/** A series a filing may have to make, as its files describe it. */
+export type NewSeries = Pick<
+  typeof dicomSeries.$inferInsert,
+  'seriesInstanceUid' | 'modality' | 'seriesNumber' | 'seriesDescription' | 'bodyPartExamined'
+>;
+
+/** A new instance row of a study, as the filing makes it: its series by Series Instance UID. */
+export type NewInstance = Omit<
+  typeof dicomInstances.$inferInsert,
+  'id' | 'itemId' | 'seriesId' | 'createdAt'
+> & {
+  seriesInstanceUid: string;
+};
 
 /** Rows per statement: each carries its metadata, so a statement stays a few megabytes at most. */
-const INSTANCES_PER_STATEMENT = 1000;
+export const INSTANCES_PER_STATEMENT = 1000;
 
-/**
- * Stores a study's new instance rows and adds what they bring to its figures: the instance counts
- * of their series and of the study, the study's series count and modalities, the item's size. One
- * statement per batch; the rows travel as one JSON parameter, so the statement text is the same
- * whatever their number. An instance another request stored meanwhile (a SOP Instance UID is
- * unique in its study) is skipped and counts nothing. The caller holds the study's lock (lockStudyUid), so no other
- * filing changes the figures meanwhile. Returns the SOP Instance UIDs stored.
- */
-export async function insertInstances(
-  db: Queryable,
-  itemId: string,
-  instances: NewInstance[],
-): Promise<Set<string>> {
-  const stored = new Set<string>();
-  for (let start = 0; start < instances.length; start += INSTANCES_PER_STATEMENT) {
-    const rows = instances.slice(start, start + INSTANCES_PER_STATEMENT).map((instance) => ({
-      series_id: instance.seriesId,
-      sop_instance_uid: instance.sopInstanceUid,
-      sop_class_uid: instance.sopClassUid,
-      transfer_syntax_uid: instance.transferSyntaxUid,
-      instance_number: instance.instanceNumber,
-      number_of_frames: instance.numberOfFrames ?? 1,
-      rows: instance.rows,
-      columns: instance.columns,
-      is_image: instance.isImage,
-      storage_key: instance.storageKey,
-      filename: instance.filename ?? '',
-      size: instance.size,
-      metadata: instance.metadata,
-      pixel_data_offset: instance.pixelDataOffset,
-      frame_bytes: instance.frameBytes,
-      frame_offsets: instance.frameOffsets,
-    }));
-    // The parts of one statement share one snapshot: the series count and modalities come from the
-    // series rows as the earlier statements of the transaction left them.
-    const result = await db.execute(sql`
-      with inserted as (
-        insert into ${dicomInstances} (item_id, series_id, sop_instance_uid, sop_class_uid,
-          transfer_syntax_uid, instance_number, number_of_frames, "rows", "columns", is_image,
-          storage_key, filename, size, metadata, pixel_data_offset, frame_bytes, frame_offsets)
-        select ${itemId}::uuid, x.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-          series_id uuid, sop_instance_uid text, sop_class_uid text, transfer_syntax_uid text,
-          instance_number integer, number_of_frames integer, "rows" integer, "columns" integer,
-          is_image boolean, storage_key text, filename text, size bigint, metadata jsonb,
-          pixel_data_offset bigint, frame_bytes bigint, frame_offsets jsonb)
-        on conflict (item_id, sop_instance_uid) do nothing
-        returning series_id, sop_instance_uid, size
-      ), added as (
-        select series_id, count(*)::integer as instances from inserted group by series_id
-      ), series as (
-        update ${dicomSeries} set instance_count = ${dicomSeries.instanceCount} + added.instances
-        from added where ${dicomSeries.id} = added.series_id
-      ), study as (
-        update ${studies} set
-          instance_count = ${studies.instanceCount} + (select count(*) from inserted),
-          series_count = (select count(*) from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId}),
-          modalities = coalesce((select array_agg(distinct ${dicomSeries.modality} order by ${dicomSeries.modality})
-            from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId} and ${dicomSeries.modality} <> ''), '{}')
-        where ${studies.itemId} = ${itemId}
-      ), item as (
-        update ${archiveItems} set size = ${archiveItems.size} + (select coalesce(sum(size), 0) from inserted)
-        where ${archiveItems.id} = ${itemId}
-      )
-      select sop_instance_uid from inserted`);
-    for (const row of (result as { rows: { sop_instance_uid: string }[] }).rows) {
-      stored.add(row.sop_instance_uid);
+/** Why fileInstances failed: the study is no longer the item the caller found (migration 0018). */
+const STUDY_CHANGED_STATE = 'RA409';
+
+/** Whether an error is fileInstances finding the study changed, looking through driver wrappers. */
+export function isStudyChanged(err: unknown): boolean {
+  for (let current: unknown = err; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === STUDY_CHANGED_STATE) {
+      return true;
     }
   }
-  return stored;
+  return false;
+}
+
+/**
+ * Files instances of a study already recorded as `itemId` in one statement (at most
+ * INSTANCES_PER_STATEMENT), through the database function file_study_instances (migration 0018):
+ * under the study's lock (lockStudyUid), it makes the missing series, inserts the instances and
+ * adds what they bring to the figures of their series, the study and the item. An instance another
+ * request stored meanwhile (a SOP Instance UID is unique in its study) is skipped and counts
+ * nothing; a study no longer filed as `itemId` fails it all (isStudyChanged). `audit` is the
+ * change's audit row as the audit module makes it (auditRowOf), written with them. The rows travel
+ * as JSON parameters, so the statement text is the same whatever their number. Returns the SOP
+ * Instance UIDs stored.
+ */
+export async function fileInstances(
+  db: Queryable,
+  study: { namespaceId: string; studyInstanceUid: string; itemId: string },
+  series: NewSeries[],
+  instances: NewInstance[],
+  audit?: Record<string, unknown>,
+): Promise<Set<string>> {
+  const seriesRows = series.map((row) => ({
+    series_instance_uid: row.seriesInstanceUid,
+    modality: row.modality,
+    series_number: row.seriesNumber,
+    series_description: row.seriesDescription,
+    body_part_examined: row.bodyPartExamined,
+  }));
+  const instanceRows = instances.map((instance) => ({
+    series_instance_uid: instance.seriesInstanceUid,
+    sop_instance_uid: instance.sopInstanceUid,
+    sop_class_uid: instance.sopClassUid,
+    transfer_syntax_uid: instance.transferSyntaxUid,
+    instance_number: instance.instanceNumber,
+    number_of_frames: instance.numberOfFrames ?? 1,
+    rows: instance.rows,
+    columns: instance.columns,
+    is_image: instance.isImage,
+    storage_key: instance.storageKey,
+    filename: instance.filename ?? '',
+    size: instance.size,
+    metadata: instance.metadata,
+    pixel_data_offset: instance.pixelDataOffset,
+    frame_bytes: instance.frameBytes,
+    frame_offsets: instance.frameOffsets,
+  }));
+  const result = await db.execute(sql`select file_study_instances(${study.namespaceId}::uuid,
+    ${study.studyInstanceUid}, ${study.itemId}::uuid, ${JSON.stringify(seriesRows)}::jsonb,
+    ${JSON.stringify(instanceRows)}::jsonb, ${audit ? JSON.stringify(audit) : null}::jsonb) as sop`);
+  return new Set((result as { rows: { sop: string }[] }).rows.map((row) => row.sop));
+}
+
+/**
+ * What filing files under a patient starts from, in one statement (the database function
+ * filing_state, migration 0018): the patient's name and birth date (the wrong-patient guard), the
+ * studies of these Study Instance UIDs filed for them, and which of these SOP Instance UIDs they
+ * hold already (the patient is the namespace).
+ */
+export async function findFilingState(
+  db: Queryable,
+  patientId: string,
+  studyUids: string[],
+  sopUids: string[],
+): Promise<{
+  patient: { firstName: string; lastName: string; dob: string } | undefined;
+  filed: FiledStudyRow[];
+  storedSops: Set<string>;
+}> {
+  const result = await db.execute(
+    sql`select * from filing_state(${patientId}::uuid, ${sql.param(studyUids)}::text[], ${sql.param(sopUids)}::text[])`,
+  );
+  const [row] = (
+    result as {
+      rows: {
+        patient_details: { firstName: string; lastName: string; dob: string } | null;
+        filed: FiledStudyRow[];
+        stored: string[];
+      }[];
+    }
+  ).rows;
+  return {
+    patient: row?.patient_details ?? undefined,
+    filed: row?.filed ?? [],
+    storedSops: new Set(row?.stored),
+  };
 }
 
 /** The chosen patient's name and birth date, for the wrong-patient guard. */

@@ -7,11 +7,12 @@ import {
   type UploadStudyResponse,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { Refusal, RuleViolation } from '../../lib/errors.js';
 import type { Actor, ActorFacts } from '../../lib/actor.js';
 import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js';
-import { may } from '../access/index.js';
-import { auditChange } from '../audit/index.js';
+import { mayExtendStudy } from '../access/index.js';
+import { auditRowOf, type AuditEntry } from '../audit/index.js';
 import { recordNewItem, type Uploader } from '../archive-items/index.js';
 import { remainingStorage } from '../uploads/index.js';
 import type { DicomFile } from './dicom-file-read.js';
@@ -88,6 +89,12 @@ export async function fileOneStudy(
     filed?: FiledStudy | null;
     /** What the uploader may still store (their storage quota), spent by the files stored here. */
     storage?: StorageBudget;
+    /**
+     * The SOP Instance UIDs of the files that the namespace held as the caller found it
+     * (guardPatient), shared by the studies of one request: each adds those it files. Looked up
+     * when not given.
+     */
+    storedSops?: Set<string>;
   },
 ): Promise<FiledStudyFiles> {
   const namespace = namespaceOf(body, user);
@@ -100,17 +107,22 @@ export async function fileOneStudy(
   }
   // Adding to a study is for those who may read it: a radiologist paid for one study of a patient
   // files new studies for them, never series into their other studies.
-  if (filed?.patientId && !(await may(ctx, user, 'item:extend', filed.itemId))) {
+  if (
+    filed?.patientId &&
+    !(await mayExtendStudy(ctx, user, { itemId: filed.itemId, patientId: filed.patientId }))
+  ) {
     throw new RuleViolation(STUDY_MESSAGES.cannotAddToStudy);
   }
   const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);
 
   // The same SOP Instance UID twice, in these files or already in the namespace, is stored once.
-  const stored = await repo.findStoredSops(
-    ctx.db,
-    namespace,
-    group.files.map((file) => file.instance.sopInstanceUid),
-  );
+  const stored = context.storedSops
+    ? new Set(context.storedSops)
+    : await repo.findStoredSops(
+        ctx.db,
+        namespace,
+        group.files.map((file) => file.instance.sopInstanceUid),
+      );
   const duplicates: SkippedFile[] = [];
   const fresh: DicomFile[] = [];
   const overQuota: DicomFile[] = [];
@@ -136,6 +148,24 @@ export async function fileOneStudy(
   // request's files have keys of their own, so no request's clean-up removes another's file.
   const attempt = crypto.randomBytes(4).toString('hex');
   const keyOf = (file: DicomFile) => `studies/${itemId}/${file.instance.sopInstanceUid}.${attempt}.dcm`;
+  const rowOf = (file: DicomFile): repo.NewInstance => ({
+    seriesInstanceUid: file.instance.seriesInstanceUid,
+    sopInstanceUid: file.instance.sopInstanceUid,
+    sopClassUid: file.instance.sopClassUid,
+    transferSyntaxUid: file.instance.transferSyntaxUid,
+    instanceNumber: file.instance.instanceNumber,
+    numberOfFrames: file.instance.numberOfFrames,
+    rows: file.instance.rows,
+    columns: file.instance.columns,
+    isImage: file.instance.isImage,
+    storageKey: keyOf(file),
+    filename: file.name.slice(0, 255),
+    size: file.size,
+    metadata: file.instance.metadata,
+    pixelDataOffset: file.instance.nativeFrames?.offset ?? null,
+    frameBytes: file.instance.nativeFrames?.frameBytes ?? null,
+    frameOffsets: file.instance.frameOffsets,
+  });
   let filedNow: DicomFile[] = [];
   try {
     // Every move ends before a failed one is reported, so the clean-up below finds them all.
@@ -148,84 +178,90 @@ export async function fileOneStudy(
     if (failedMove) {
       throw failedMove;
     }
-    await ctx.db.transaction(async (tx) => {
-      await repo.lockStudyUid(tx, namespace, group.studyInstanceUid);
-      // Another request may have filed the study since the first look, always as the same item
-      // (its id follows from the namespace and the UID); an item that went meanwhile is not revived.
-      const [now] = await repo.findStudiesIn(tx, namespace, [group.studyInstanceUid]);
-      if ((now && now.itemId !== itemId) || (!now && filed)) {
-        throw new RuleViolation(STUDY_MESSAGES.studyChanged);
+    // Instances go in batches of a statement each, and at least one: adding to a study records
+    // its change (the audit row) even when every file was there already.
+    const batches: DicomFile[][] = [];
+    for (let start = 0; start < fresh.length || start === 0; start += repo.INSTANCES_PER_STATEMENT) {
+      batches.push(fresh.slice(start, start + repo.INSTANCES_PER_STATEMENT));
+    }
+    const study = { namespaceId: namespace, studyInstanceUid: group.studyInstanceUid, itemId };
+    const update: AuditEntry = {
+      actorId: user.id,
+      patientId: body.patient,
+      action: 'update',
+      recordType: 'image',
+      recordId: itemId,
+      ip: context.ip,
+    };
+    const fileBatches = async (db: Queryable, isUpdate: boolean) => {
+      const inserted = new Set<string>();
+      for (const [index, batch] of batches.entries()) {
+        const audit = isUpdate && index === 0 ? auditRowOf(update) : undefined;
+        const stored = await repo.fileInstances(db, study, seriesOf(batch), batch.map(rowOf), audit);
+        stored.forEach((sop) => inserted.add(sop));
       }
-      const first = group.files[0]!.instance;
-      if (!now) {
-        await recordNewItem(
-          tx,
-          user,
-          {
-            id: itemId,
-            kind: 'study',
-            patientId: body.patient,
-            receiverId: body.patient ? null : user.id,
-            storageKey: `previews/${itemId}.png`,
-            contentType: 'image/png',
-            filename: first.studyDescription || group.files[0]!.name,
-            size: 0,
-            width: 0,
-            height: 0,
-          },
-          { notes: body.notes, recommendationId: context.recommendationId, ip: context.ip },
-        );
-        await repo.insertStudy(tx, {
-          itemId,
-          namespaceId: namespace,
-          studyInstanceUid: group.studyInstanceUid,
-          studyDate: first.studyDate,
-          studyTime: first.studyTime,
-          studyDescription: first.studyDescription,
-          accessionNumber: first.accessionNumber,
-          studyId: first.studyId,
-          referringPhysicianName: first.referringPhysicianName,
-          patientNameInFile: first.patientName,
-          patientIdInFile: first.patientId,
-          patientBirthDateInFile: first.patientBirthDate,
-          patientSexInFile: first.patientSex,
-          receivedFrom: body.receivedFrom ?? '',
-        });
+      return inserted;
+    };
+    let inserted: Set<string>;
+    try {
+      if (filed && batches.length === 1) {
+        // Into a study found filed, in one statement: the function takes the study's lock and
+        // checks that it is still that item (repo.fileInstances).
+        inserted = await fileBatches(ctx.db, true);
       } else {
-        await auditChange(tx, {
-          actorId: user.id,
-          patientId: body.patient,
-          action: 'update',
-          recordType: 'image',
-          recordId: itemId,
-          ip: context.ip,
+        inserted = await ctx.db.transaction(async (tx) => {
+          await repo.lockStudyUid(tx, namespace, group.studyInstanceUid);
+          // Another request may have filed the study since the first look, always as the same item
+          // (its id follows from the namespace and the UID); an item that went meanwhile is not revived.
+          const [now] = await repo.findStudiesIn(tx, namespace, [group.studyInstanceUid]);
+          if ((now && now.itemId !== itemId) || (!now && filed)) {
+            throw new RuleViolation(STUDY_MESSAGES.studyChanged);
+          }
+          if (now) {
+            return fileBatches(tx, true);
+          }
+          const first = group.files[0]!.instance;
+          await recordNewItem(
+            tx,
+            user,
+            {
+              id: itemId,
+              kind: 'study',
+              patientId: body.patient,
+              receiverId: body.patient ? null : user.id,
+              storageKey: `previews/${itemId}.png`,
+              contentType: 'image/png',
+              filename: first.studyDescription || group.files[0]!.name,
+              size: 0,
+              width: 0,
+              height: 0,
+            },
+            { notes: body.notes, recommendationId: context.recommendationId, ip: context.ip },
+          );
+          await repo.insertStudy(tx, {
+            itemId,
+            namespaceId: namespace,
+            studyInstanceUid: group.studyInstanceUid,
+            studyDate: first.studyDate,
+            studyTime: first.studyTime,
+            studyDescription: first.studyDescription,
+            accessionNumber: first.accessionNumber,
+            studyId: first.studyId,
+            referringPhysicianName: first.referringPhysicianName,
+            patientNameInFile: first.patientName,
+            patientIdInFile: first.patientId,
+            patientBirthDateInFile: first.patientBirthDate,
+            patientSexInFile: first.patientSex,
+            receivedFrom: body.receivedFrom ?? '',
+          });
+          return fileBatches(tx, false);
         });
       }
-      const seriesIds = await ensureSeries(tx, itemId, fresh);
-      const inserted = await repo.insertInstances(
-        tx,
-        itemId,
-        fresh.map((file) => ({
-          seriesId: seriesIds.get(file.instance.seriesInstanceUid)!,
-          sopInstanceUid: file.instance.sopInstanceUid,
-          sopClassUid: file.instance.sopClassUid,
-          transferSyntaxUid: file.instance.transferSyntaxUid,
-          instanceNumber: file.instance.instanceNumber,
-          numberOfFrames: file.instance.numberOfFrames,
-          rows: file.instance.rows,
-          columns: file.instance.columns,
-          isImage: file.instance.isImage,
-          storageKey: keyOf(file),
-          filename: file.name.slice(0, 255),
-          size: file.size,
-          metadata: file.instance.metadata,
-          pixelDataOffset: file.instance.nativeFrames?.offset ?? null,
-          frameBytes: file.instance.nativeFrames?.frameBytes ?? null,
-          frameOffsets: file.instance.frameOffsets,
-        })),
-      );
-      filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
-    });
+    } catch (err) {
+      throw repo.isStudyChanged(err) ? new RuleViolation(STUDY_MESSAGES.studyChanged) : err;
+    }
+    filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
+    filedNow.forEach((file) => context.storedSops?.add(file.instance.sopInstanceUid));
   } catch (err) {
     filedNow = [];
     throw err;
@@ -252,37 +288,17 @@ export async function fileOneStudy(
   };
 }
 
-/** The series rows of these files in the study, made where missing. */
-async function ensureSeries(
-  tx: Parameters<typeof repo.insertSeries>[0],
-  itemId: string,
-  files: DicomFile[],
-): Promise<Map<string, string>> {
+/** The series of these files, as the filing makes those missing (the last file of each describes it). */
+function seriesOf(files: DicomFile[]): repo.NewSeries[] {
   const bySeries = new Map<string, DicomFile['instance']>();
   for (const file of files) {
     bySeries.set(file.instance.seriesInstanceUid, file.instance);
   }
-  const ids = new Map<string, string>();
-  if (bySeries.size === 0) {
-    return ids;
-  }
-  for (const row of await repo.findSeriesOfStudy(tx, itemId, [...bySeries.keys()])) {
-    ids.set(row.seriesInstanceUid, row.id);
-  }
-  const missing = [...bySeries.values()].filter((instance) => !ids.has(instance.seriesInstanceUid));
-  if (missing.length > 0) {
-    const rows = await repo.insertSeries(
-      tx,
-      missing.map((instance) => ({
-        itemId,
-        seriesInstanceUid: instance.seriesInstanceUid,
-        modality: instance.modality,
-        seriesNumber: instance.seriesNumber,
-        seriesDescription: instance.seriesDescription,
-        bodyPartExamined: instance.bodyPartExamined,
-      })),
-    );
-    rows.forEach((row) => ids.set(row.seriesInstanceUid, row.id));
-  }
-  return ids;
+  return [...bySeries.values()].map((instance) => ({
+    seriesInstanceUid: instance.seriesInstanceUid,
+    modality: instance.modality,
+    seriesNumber: instance.seriesNumber,
+    seriesDescription: instance.seriesDescription,
+    bodyPartExamined: instance.bodyPartExamined,
+  }));
 }
