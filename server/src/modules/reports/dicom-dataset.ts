@@ -228,6 +228,6 @@ export function writePart10(dataset: Dataset): Buffer {
     '00020013': element('SH', 'RADARCHIVE'),
   } as DcmjsDataset;
   const file = new dcmjs.data.DicomDict(meta);
-  file.dict = dataset as DcmjsDataset;
+  file.dict = dataset;
   return Buffer.from(file.write());
 }

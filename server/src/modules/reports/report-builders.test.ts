@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import dcmjs from 'dcmjs';
+import dcmjs, { type DcmjsDataset } from 'dcmjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMeasurementReport, ENHANCED_SR } from './sr-builder.js';
 import { buildKeyObjectSelection, KEY_OBJECT_SELECTION } from './kos-builder.js';
@@ -65,7 +65,8 @@ function parse(file: Buffer): { meta: Natural; dataset: Natural } {
   const { meta, dict } = dcmjs.data.DicomMessage.readFile(
     file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer,
   );
-  const naturalize = dcmjs.data.DicomMetaDictionary.naturalizeDataset as (d: unknown) => Natural;
+  const naturalize = (dataset: unknown) =>
+    dcmjs.data.DicomMetaDictionary.naturalizeDataset(dataset as DcmjsDataset) as Natural;
   // Without dcmjs' bookkeeping of VRs, so items compare by their attributes alone.
   const plain = (dataset: Natural) =>
     JSON.parse(
@@ -81,7 +82,7 @@ function meaningOf(item: Natural): string | undefined {
 
 /** Every content item under `item`, depth first. */
 function contentItems(item: Natural): Natural[] {
-  const children = (item.ContentSequence ?? []) as Natural[];
+  const children = item.ContentSequence ?? [];
   return children.flatMap((child) => [child, ...contentItems(child)]);
 }
 
