@@ -6,7 +6,12 @@ import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { thumbnailJob } from '../modules/archive-items/index.js';
-import { studyPreviewJob, thumbnailSweepJob, workDirCleanupJob } from '../modules/studies/index.js';
+import {
+  removedFilesJob,
+  studyPreviewJob,
+  thumbnailSweepJob,
+  workDirCleanupJob,
+} from '../modules/studies/index.js';
 import { studyReportsJob } from '../modules/reports/index.js';
 import { uploadCleanupJob } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
@@ -33,6 +38,7 @@ export function allJobs(deps: {
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
     studyPreviewJob(deps.db, deps.storage, deps.decoder),
     studyReportsJob(deps.ctx),
+    removedFilesJob(deps.storage),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     pictureSweepJob(deps.db, deps.jobs),

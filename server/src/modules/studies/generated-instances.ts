@@ -7,6 +7,11 @@ import type { Uploader } from '../archive-items/index.js';
 import { readDicomFile } from './dicom-file-read.js';
 import { fileOneStudy } from './study-filing.js';
 import * as repo from './studies.repository.js';
+import {
+  REMOVED_FILES_GRACE_SECONDS,
+  REMOVED_FILES_JOB,
+  type RemovedFilesJobData,
+} from './removed-files.job.js';
 import { makeWorkDir, removeWorkDir } from './work-dirs.js';
 
 /*
@@ -86,7 +91,8 @@ export async function fileGeneratedInstance(
 /**
  * Takes the instances of one series out of a study: all, or those stored before the instance
  * `keepFrom` (the one that replaces them). Their rows go in one transaction under the study's
- * lock, then their files. Audited as a change of the study by `actorId`.
+ * lock, which also queues the deletion of their files after a grace period (an answer already
+ * sending them finishes). Audited as a change of the study by `actorId`.
  */
 export async function removeSeriesInstances(
   ctx: AppContext,
@@ -99,10 +105,14 @@ export async function removeSeriesInstances(
   if (!study) {
     return;
   }
-  const keys = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await repo.lockStudyUid(tx, study.namespaceId, study.studyInstanceUid);
-    const deleted = await repo.deleteSeriesInstances(tx, itemId, seriesInstanceUid, keepFrom);
-    if (deleted.length > 0) {
+    const keys = await repo.deleteSeriesInstances(tx, itemId, seriesInstanceUid, keepFrom);
+    if (keys.length > 0) {
+      await ctx.jobs.send(REMOVED_FILES_JOB, { keys } satisfies RemovedFilesJobData, {
+        tx,
+        startAfter: REMOVED_FILES_GRACE_SECONDS,
+      });
       await auditChange(tx, {
         actorId,
         patientId: study.patientId,
@@ -112,9 +122,5 @@ export async function removeSeriesInstances(
         ip: null,
       });
     }
-    return deleted;
   });
-  for (const key of keys) {
-    await ctx.storage.delete(key);
-  }
 }

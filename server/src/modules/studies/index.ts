@@ -28,3 +28,4 @@ export {
 export { STUDY_PREVIEW_JOB, studyPreviewJob } from './study-preview.job.js';
 export { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 export { workDirCleanupJob } from './work-dir-cleanup.job.js';
+export { removedFilesJob } from './removed-files.job.js';

@@ -271,7 +271,7 @@ export async function findRepresentativeInstance(db: Queryable, itemId: string) 
  * the other the later one's instance stays whatever the order they clean up in; then the series
  * row when none is left, and takes what they brought off the figures (series and study counts,
  * modalities, the item's size). The caller holds the study's lock (lockStudyUid). Returns the
- * storage keys of the files to delete once the transaction commits.
+ * storage keys of the files no row names any more, for the caller to delete once no answer can still be sending them.
  */
 export async function deleteSeriesInstances(
   db: Queryable,
