@@ -204,6 +204,18 @@ describe("a radiologist's analysis as SR and KO series of the study", () => {
     expect((await calls.patchNote(people.radiologist, items.study, { note: '' })).statusCode).toBe(200);
     await reportsBecome((found) => found.length === 0);
     expect(await retrieve(people.physician, series.sr)).toEqual([]);
+    // The files of removed instances outlive their rows for a while: an answer that read the rows
+    // before may still be sending them. Their deletion waits in the job queue.
+    const { rows } = await t.database.executeSql(
+      `select data from pgboss.job where name = 'removed-instance-files' and start_after > now() + interval '5 minutes'`,
+      [],
+    );
+    const keys = (rows as { data: { keys: string[] } }[]).flatMap((row) => row.data.keys);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    for (const key of keys) {
+      expect(key).toMatch(new RegExp(`^studies/${items.study}/`));
+      expect((await t.app.ctx.storage.stat(key))?.size ?? 0).toBeGreaterThan(0);
+    }
     const study = await t.app.inject({
       method: 'GET',
       url: `/api/image/${items.study}`,
