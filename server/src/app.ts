@@ -212,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   running.queue = await startJobQueue(
     database,
     allJobs({
+      ctx,
       db: database.db,
       storage,
       tusStore: tus.store,

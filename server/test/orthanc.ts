@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,11 @@ export interface OrthancPeer {
 const ORTHANC = process.env.ORTHANC_BINARY ?? '/usr/sbin/Orthanc';
 const DICOMWEB_PLUGIN =
   process.env.ORTHANC_DICOMWEB_PLUGIN ?? '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
+
+/** Whether the Orthanc binary and its DICOMweb plugin are installed (tests that need them skip otherwise). */
+export function isOrthancInstalled(): boolean {
+  return existsSync(ORTHANC) && existsSync(DICOMWEB_PLUGIN);
+}
 
 async function exists(file: string): Promise<boolean> {
   return fs.access(file).then(

@@ -1,11 +1,18 @@
 import type { FileStore } from '@tus/file-store';
+import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
 import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
 import type { JobDefinition, JobSender } from './job-queue.js';
 import { thumbnailJob } from '../modules/archive-items/index.js';
-import { studyPreviewJob, thumbnailSweepJob, workDirCleanupJob } from '../modules/studies/index.js';
+import {
+  removedFilesJob,
+  studyPreviewJob,
+  thumbnailSweepJob,
+  workDirCleanupJob,
+} from '../modules/studies/index.js';
+import { studyReportsJob } from '../modules/reports/index.js';
 import { uploadCleanupJob } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
 import { sendEmailJob } from './send-email.job.js';
@@ -15,6 +22,8 @@ import { sendEmailJob } from './send-email.job.js';
  * the repository they read; this folder holds the queue and the jobs of no module (email).
  */
 export function allJobs(deps: {
+  /** The services' context, for jobs that work through other modules' services. */
+  ctx: AppContext;
   db: Db;
   storage: Storage;
   tusStore: FileStore;
@@ -28,6 +37,8 @@ export function allJobs(deps: {
   return [
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
     studyPreviewJob(deps.db, deps.storage, deps.decoder),
+    studyReportsJob(deps.ctx),
+    removedFilesJob(deps.storage),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     pictureSweepJob(deps.db, deps.jobs),

@@ -53,6 +53,11 @@ export interface JobDefinition<T extends object> {
   /** Cron expression for jobs that run on a schedule. */
   schedule?: string;
   retryLimit: number;
+  /**
+   * pg-boss's queue policy; `short` keeps at most one job per singleton key waiting to start (a
+   * job sent while one waits is dropped: the waiting one will see the newer data).
+   */
+  policy?: 'standard' | 'short';
   handle(data: T): Promise<void>;
 }
 
@@ -140,6 +145,7 @@ export async function startJobQueue(
       retryLimit: job.retryLimit,
       retryDelay: 2,
       retryBackoff: true,
+      ...(job.policy && { policy: job.policy }),
     });
     if (options.isWorking === false) {
       continue;

@@ -170,3 +170,11 @@ export async function deleteAnnotation(
 export function itemsAnnotatedBy(ctx: AppContext, authorId: string, itemIds: string[]): Promise<Set<string>> {
   return itemIds.length > 0 ? repo.itemsAnnotatedBy(ctx.db, authorId, itemIds) : Promise.resolve(new Set());
 }
+
+/**
+ * One author's annotations on an item, oldest first, for work done after their analysis was
+ * accepted (the reports module's documents); no access decision is made here.
+ */
+export function annotationsOfAuthor(ctx: AppContext, itemId: string, authorId: string) {
+  return repo.listAnnotations(ctx.db, itemId, [authorId]);
+}

@@ -1,2 +1,2 @@
 /** The annotations module's public entry: what other modules may use of it. */
-export { itemsAnnotatedBy } from './annotations.service.js';
+export { annotationsOfAuthor, itemsAnnotatedBy } from './annotations.service.js';

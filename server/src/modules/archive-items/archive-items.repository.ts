@@ -228,3 +228,22 @@ export function findKeyImagePlaces(db: Queryable, itemIds: string[], sopUids: st
     .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
     .where(and(isAnyUuidOf(dicomInstances.itemId, itemIds), inArray(dicomInstances.sopInstanceUid, sopUids)));
 }
+
+/** The author's note on the item, with its key images, the item's kind and patient, and the author's name. */
+export async function findNoteOfAuthor(db: Queryable, itemId: string, authorId: string) {
+  const [row] = await db
+    .select({
+      kind: archiveItems.kind,
+      patientId: archiveItems.patientId,
+      authorRole: itemNotes.authorRole,
+      note: itemNotes.note,
+      keyImages: itemNotes.keyImages,
+      authorFirstName: author.firstName,
+      authorLastName: author.lastName,
+    })
+    .from(itemNotes)
+    .innerJoin(archiveItems, eq(archiveItems.id, itemNotes.itemId))
+    .innerJoin(author, eq(author.id, itemNotes.authorId))
+    .where(and(eq(itemNotes.itemId, itemId), eq(itemNotes.authorId, authorId)));
+  return row;
+}

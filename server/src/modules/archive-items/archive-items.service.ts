@@ -172,6 +172,15 @@ export function notesOfAuthor(
     : Promise.resolve(new Map<string, boolean>());
 }
 
+/**
+ * One author's analysis of an item as it stands: their note and key images, with the item's kind
+ * and patient and the author's name; undefined when they wrote none. For work done after the note
+ * was accepted (the reports module's documents), not for answering a caller.
+ */
+export function analysisOf(ctx: AppContext, itemId: string, authorId: string) {
+  return repo.findNoteOfAuthor(ctx.db, itemId, authorId);
+}
+
 /** The signed thumbnail URL of an image the caller may see; null while it is being made. */
 export async function thumbnailUrlOf(ctx: AppContext, user: Actor, imageId: string): Promise<string | null> {
   const row = await findReadableImage(ctx, user, imageId);

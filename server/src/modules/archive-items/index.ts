@@ -1,5 +1,6 @@
 /** The archive-items module's public entry: what other modules, jobs and plugins may use of it. */
 export {
+  analysisOf,
   announceNewItem,
   checkRecommendation,
   notesOfAuthor,

@@ -14,6 +14,7 @@ import { awaitsPayment, may } from '../access/index.js';
 import { auditChange } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { findPhysicianOf } from '../patients/index.js';
+import { queueStudyReports } from '../reports/index.js';
 import { areFramesOfStudy } from './study-frames.js';
 import * as repo from './archive-items.repository.js';
 
@@ -70,6 +71,15 @@ export async function updateNote(
     // A physician's note notifies no one; a radiologist's tells the patient and the physician.
     if (isRadiologist) {
       await notifyRadiologistNote(tx, row.patientId, imageId, isNew);
+    }
+    // A radiologist's analysis of a study also travels with the study, as SR and KO documents
+    // written in the background (an emptied note removes them); the note is saved either way.
+    if (isRadiologist && row.kind === 'study') {
+      await queueStudyReports(ctx, tx, {
+        itemId: imageId,
+        authorId: user.id,
+        emailVerified: user.emailVerified,
+      });
     }
     await auditChange(tx, {
       actorId: user.id,

@@ -37,6 +37,8 @@ declare module 'dcmjs' {
       DicomMetaDictionary: {
         naturalizeDataset(dataset: DcmjsDataset): Record<string, unknown>;
       };
+      /** A Part 10 file to write: its meta header, then `dict`, the dataset by tag (reports module). */
+      DicomDict: new (meta: DcmjsDataset) => { dict: DcmjsDataset; write(): ArrayBuffer };
       Tag: {
         fromNumbers(group: number, element: number): DcmjsTag;
       };

@@ -11,6 +11,12 @@ export { earlyBundleReads } from './early-bundle-reads.js';
 export { groupByStudy, type FiledStudy, type FilingTarget, type StudyFiles } from './filing-target.js';
 export { guardNames, guardPatient } from './patient-guard.js';
 export { fileOneStudy, storageBudget } from './study-filing.js';
+export {
+  fileGeneratedInstance,
+  removeSeriesInstances,
+  studyForDocuments,
+  type StudyForDocuments,
+} from './generated-instances.js';
 export { receivingTarget } from './study-routing.js';
 export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';
 export {
@@ -22,3 +28,4 @@ export {
 export { STUDY_PREVIEW_JOB, studyPreviewJob } from './study-preview.job.js';
 export { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 export { workDirCleanupJob } from './work-dir-cleanup.job.js';
+export { removedFilesJob } from './removed-files.job.js';

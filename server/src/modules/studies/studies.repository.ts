@@ -251,3 +251,106 @@ export async function setStudyPreview(
     .where(eq(archiveItems.id, itemId));
   await db.update(studies).set({ previewNote: null }).where(eq(studies.itemId, itemId));
 }
+
+/** A filed study's UID, namespace and patient (null while it waits in an Incoming list). */
+export async function findFiledStudy(db: Queryable, itemId: string) {
+  const [row] = await db
+    .select({
+      itemId: studies.itemId,
+      studyInstanceUid: studies.studyInstanceUid,
+      namespaceId: studies.namespaceId,
+      patientId: archiveItems.patientId,
+    })
+    .from(studies)
+    .innerJoin(archiveItems, eq(archiveItems.id, studies.itemId))
+    .where(eq(studies.itemId, itemId));
+  return row;
+}
+
+const INSTANCE_WITH_METADATA = {
+  seriesInstanceUid: dicomSeries.seriesInstanceUid,
+  sopInstanceUid: dicomInstances.sopInstanceUid,
+  sopClassUid: dicomInstances.sopClassUid,
+  numberOfFrames: dicomInstances.numberOfFrames,
+  metadata: dicomInstances.metadata,
+};
+
+/** Of these SOP Instance UIDs, the study's instances, with their series and stored attributes. */
+export function findInstancesWithMetadata(db: Queryable, itemId: string, sopUids: string[]) {
+  return db
+    .select(INSTANCE_WITH_METADATA)
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(and(eq(dicomInstances.itemId, itemId), inArray(dicomInstances.sopInstanceUid, sopUids)));
+}
+
+/** One instance of the study, an image if it has one, received first: its Patient and Study attributes stand for the study's. */
+export async function findRepresentativeInstance(db: Queryable, itemId: string) {
+  const [row] = await db
+    .select(INSTANCE_WITH_METADATA)
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(eq(dicomInstances.itemId, itemId))
+    .orderBy(sql`${dicomInstances.isImage} desc`, dicomInstances.createdAt, dicomInstances.id)
+    .limit(1);
+  return row;
+}
+
+/**
+ * Deletes the instances of one series of the study, all of them or (`keepFrom`) those stored
+ * before that SOP Instance UID's instance, so that of two writers replacing the series one after
+ * the other the later one's instance stays whatever the order they clean up in; then the series
+ * row when none is left, and takes what they brought off the figures (series and study counts,
+ * modalities, the item's size). The caller holds the study's lock (lockStudyUid). Returns the
+ * storage keys of the files no row names any more, for the caller to delete once no answer can still be sending them.
+ */
+export async function deleteSeriesInstances(
+  db: Queryable,
+  itemId: string,
+  seriesInstanceUid: string,
+  keepFrom: string | null,
+): Promise<string[]> {
+  const [series] = await db
+    .select({ id: dicomSeries.id, thumbnailKey: dicomSeries.thumbnailKey })
+    .from(dicomSeries)
+    .where(and(eq(dicomSeries.itemId, itemId), eq(dicomSeries.seriesInstanceUid, seriesInstanceUid)));
+  if (!series) {
+    return [];
+  }
+  const deleted = await db
+    .delete(dicomInstances)
+    .where(
+      and(
+        eq(dicomInstances.seriesId, series.id),
+        keepFrom === null
+          ? undefined
+          : sql`(${dicomInstances.createdAt}, ${dicomInstances.id}) < (
+              select kept.created_at, kept.id from ${dicomInstances} kept
+              where kept.item_id = ${itemId} and kept.sop_instance_uid = ${keepFrom})`,
+      ),
+    )
+    .returning({ storageKey: dicomInstances.storageKey, size: dicomInstances.size });
+  const [left] = await db
+    .select({ count: sql<number>`count(*)::integer` })
+    .from(dicomInstances)
+    .where(eq(dicomInstances.seriesId, series.id));
+  if ((left?.count ?? 0) === 0) {
+    await db.delete(dicomSeries).where(eq(dicomSeries.id, series.id));
+  } else {
+    await db.update(dicomSeries).set({ instanceCount: left!.count }).where(eq(dicomSeries.id, series.id));
+  }
+  const bytes = deleted.reduce((sum, row) => sum + Number(row.size), 0);
+  await db.execute(sql`
+    update ${studies} set
+      instance_count = (select count(*) from ${dicomInstances} where ${dicomInstances.itemId} = ${itemId}),
+      series_count = (select count(*) from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId}),
+      modalities = coalesce((select array_agg(distinct ${dicomSeries.modality} order by ${dicomSeries.modality})
+        from ${dicomSeries} where ${dicomSeries.itemId} = ${itemId} and ${dicomSeries.modality} <> ''), '{}')
+    where ${studies.itemId} = ${itemId}`);
+  await db
+    .update(archiveItems)
+    .set({ size: sql`greatest(${archiveItems.size} - ${bytes}, 0)` })
+    .where(eq(archiveItems.id, itemId));
+  const keys = deleted.map((row) => row.storageKey);
+  return left?.count === 0 && series.thumbnailKey ? [...keys, series.thumbnailKey] : keys;
+}
