@@ -66,56 +66,33 @@ const EVERYONE: Who[] = [
   'otherPhysician',
 ];
 
+/** The readers of each item: its patient, their physician, the radiologist paid for it. */
+const READERS: Record<Who, string[]> = {
+  patient: mine,
+  physician: mine,
+  radiologist: mine,
+  unpaidRadiologist: [],
+  otherPatient: ['foreign'],
+  otherPhysician: ['foreign'],
+};
+/** Staff who may read each item. */
+const STAFF_READERS: Record<Who, string[]> = {
+  patient: [],
+  physician: mine,
+  radiologist: mine,
+  unpaidRadiologist: [],
+  otherPatient: [],
+  otherPhysician: ['foreign'],
+};
+
 /** Per verb, per person: the records they may act on. */
 const ON_ITEMS: Partial<Record<Verb, Record<Who, string[]>>> = {
-  'item:read': {
-    patient: mine,
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: ['foreign'],
-    otherPhysician: ['foreign'],
-  },
-  'item:download': {
-    patient: mine,
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: ['foreign'],
-    otherPhysician: ['foreign'],
-  },
-  'item:extend': {
-    patient: [],
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: [],
-    otherPhysician: ['foreign'],
-  },
-  'note:read': {
-    patient: mine,
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: ['foreign'],
-    otherPhysician: ['foreign'],
-  },
-  'note:write': {
-    patient: [],
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: [],
-    otherPhysician: ['foreign'],
-  },
-  'annotation:write': {
-    patient: mine,
-    physician: mine,
-    radiologist: mine,
-    unpaidRadiologist: [],
-    otherPatient: ['foreign'],
-    otherPhysician: ['foreign'],
-  },
+  'item:read': READERS,
+  'item:download': READERS,
+  'item:extend': STAFF_READERS,
+  'note:read': READERS,
+  'note:write': STAFF_READERS,
+  'annotation:write': READERS,
   'opinion:request': {
     patient: mine,
     physician: [],
