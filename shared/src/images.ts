@@ -39,6 +39,11 @@ export const imageSchema = z.object({
 });
 export type Image = z.infer<typeof imageSchema>;
 
+/** The physician's note on an item (the clinical question), or null when they wrote none. */
+export function physicianNoteOf(item: { authors: readonly Author[] }): string | null {
+  return item.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '')?.note ?? null;
+}
+
 /**
  * What tells an archive item apart in a list that names it (invoices, access history): its kind,
  * the study's summary (null for a raster image), when it was stored and the physician's note.

@@ -1,4 +1,6 @@
-import type { Author, ItemKind, StudySummary } from '@ra/shared';
+import type { ItemKind, StudySummary } from '@ra/shared';
+
+export { physicianNoteOf } from '@ra/shared';
 import { formatDateTime, formatShortDate } from './dates';
 
 /** What tells one archive item from another in a sentence: a study's modalities and description, or "Image". */
@@ -16,9 +18,4 @@ export function itemTitle(item: { kind: ItemKind; study: StudySummary | null; cr
     ? formatShortDate(item.study.study_date)
     : `uploaded ${formatDateTime(item.createdAt)}`;
   return `${itemName(item)} · ${date}`;
-}
-
-/** The physician's note on an item (the clinical question), or null when they wrote none. */
-export function physicianNoteOf(item: { authors: readonly Author[] }): string | null {
-  return item.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '')?.note ?? null;
 }

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { PATHS, type Image, type ImagePage, type ItemSummary, type uploadImageBodySchema } from '@ra/shared';
+import {
+  PATHS,
+  type Image,
+  type ImagePage,
+  type ItemSummary,
+  physicianNoteOf,
+  type uploadImageBodySchema,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Queryable } from '../../db/client.js';
@@ -154,8 +161,7 @@ export async function summarizeItems(
         kind: image.kind,
         study: image.study,
         createdAt: image.createdAt,
-        physician_note:
-          image.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '')?.note ?? null,
+        physician_note: physicianNoteOf(image),
       },
     ]),
   );

@@ -1,5 +1,6 @@
 import {
   displayName,
+  physicianNoteOf,
   WORKLIST_DONE_LIMIT,
   type AnalysisStatus,
   type Worklist,
@@ -72,7 +73,6 @@ function toRequest(
   item: WorklistRequest['item'],
   status: AnalysisStatus,
 ): WorklistRequest {
-  const physicianNote = item.authors.find((author) => author.role === 'PHYSICIAN' && author.note !== '');
   return {
     invoice_uid: invoice.id,
     item,
@@ -85,7 +85,7 @@ function toRequest(
       }),
     },
     paid_at: invoice.paidAt.toISOString(),
-    physician_note: physicianNote?.note ?? null,
+    physician_note: physicianNoteOf(item),
     analysis_status: status,
   };
 }
