@@ -225,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     {
       pollingIntervalSeconds: options.jobPollingSeconds,
       isWorking: options.isWorkingJobs,
+      changes,
     },
   );
 

@@ -87,3 +87,10 @@ export const MONTHS = [
   'November',
   'December',
 ] as const;
+
+const uuidField = z.uuid();
+
+/** Whether a value is a UUID as the API's ids are (one schema, built once). */
+export function isUuid(value: unknown): value is string {
+  return uuidField.safeParse(value).success;
+}

@@ -9,7 +9,8 @@ export type { ChangeListener } from './client.js';
  * change. Each topic is a PostgreSQL NOTIFY channel; a message lists the changed keys, or none
  * when everything of the topic changed.
  */
-export const CHANGE_TOPICS = ['hospitals', 'sessions', 'notifications', 'archive', 'access'] as const;
+/** `jobs`: queues that have new work (job-queue.ts), announced by sends inside transactions. */
+export const CHANGE_TOPICS = ['hospitals', 'sessions', 'notifications', 'archive', 'access', 'jobs'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 const CHANNEL_PREFIX = 'ra_changed_';

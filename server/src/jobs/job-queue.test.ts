@@ -8,6 +8,7 @@ import { passwordTokens } from '../db/schema/identity.js';
 import { archiveItems } from '../db/schema/archive-items.js';
 import { users } from '../db/schema/users.js';
 import { linkPatient } from '../modules/patients/patients.repository.js';
+import { ChangeFeed } from '../db/change-feed.js';
 import { startJobQueue, type JobSender } from './job-queue.js';
 import { THUMBNAIL_JOB } from '../modules/archive-items/index.js';
 import { thumbnailSweepJob } from '../modules/studies/index.js';
@@ -142,6 +143,50 @@ describe('a singleton job that waits to start', () => {
       expect(rows[0]!.stored).toBeGreaterThanOrEqual(1);
     } finally {
       await queue.stop();
+    }
+  });
+});
+
+describe('waking workers instead of polling', () => {
+  it('runs a job sent at once, one sent in a transaction when it commits, one that waits when it may start', async () => {
+    const changes = new ChangeFeed();
+    await changes.start(t.database);
+    const name = `wake-test-${crypto.randomUUID()}`;
+    const ran = new Map<string, number>();
+    const queue = await startJobQueue(
+      t.database,
+      [{ name, retryLimit: 0, handle: async (data: { id: string }) => void ran.set(data.id, Date.now()) }],
+      t.app.log,
+      // Polling alone would find nothing within this test.
+      { pollingIntervalSeconds: 600, changes },
+    );
+    const ranWithin = (id: string, ms: number) =>
+      expect.poll(() => ran.has(id), { timeout: ms, interval: 50 }).toBe(true);
+    try {
+      // The worker's first look at its queue happens as it starts; jobs below come after it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await queue.send(name, { id: 'plain' });
+      await ranWithin('plain', 3_000);
+
+      await t.database.db
+        .transaction(async (tx) => {
+          await queue.send(name, { id: 'rolled-back' }, { tx });
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await t.database.db.transaction(async (tx) => {
+        await queue.send(name, { id: 'committed' }, { tx });
+      });
+      await ranWithin('committed', 3_000);
+
+      const sentAt = Date.now();
+      await queue.send(name, { id: 'waiting' }, { startAfter: 1 });
+      await ranWithin('waiting', 5_000);
+      expect(ran.get('waiting')! - sentAt).toBeGreaterThanOrEqual(900);
+      expect(ran.has('rolled-back')).toBe(false);
+    } finally {
+      await queue.stop();
+      await changes.close();
     }
   });
 });

@@ -1,10 +1,18 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
+import { announceChange, type ChangeFeed } from '../db/change-feed.js';
 import type { Database, Queryable } from '../db/client.js';
 
 /**
  * Background jobs queued in the database with pg-boss, on PostgreSQL or on the embedded PGlite
  * (through pg-boss's `db` adapter). Every instance works the queues; handlers are idempotent.
+ *
+ * Workers are woken when work arrives rather than found by polling alone: a job sent outside a
+ * transaction wakes this instance's worker at once, one sent inside a transaction announces its
+ * queue on the change feed ("jobs" topic), heard when the transaction commits, and one that waits
+ * to start wakes the worker when it may start. Polling remains for what nothing announces (retries,
+ * jobs from other instances, schedules), and is slow on the embedded database, where every poll
+ * runs on the one thread that answers requests.
  */
 export interface JobSender {
   /** Queues a job; throws when the queue cannot store it (inside `tx`, that rolls the change back). */
@@ -61,6 +69,9 @@ export interface JobDefinition<T extends object> {
   handle(data: T): Promise<void>;
 }
 
+/** Seconds between a worker's looks at its queue when nothing woke it, by database. */
+export const POLLING_SECONDS = { pglite: 10, postgres: 1 } as const;
+
 /** How long before its start a waiting job is no longer counted on to see what is committed now. */
 const WAITING_JOB_MARGIN_MS = 1_000;
 
@@ -115,12 +126,16 @@ export async function startJobQueue(
   jobs: JobDefinition<object>[],
   log: FastifyBaseLogger,
   options: {
+    /** Seconds between looks at a queue that nothing woke; POLLING_SECONDS unless told. */
     pollingIntervalSeconds?: number;
     /** False: store jobs but work none here (an instance that stops before its workers run). */
     isWorking?: boolean;
+    /** Where jobs sent inside transactions are announced once committed. */
+    changes?: ChangeFeed;
   } = {},
 ): Promise<JobQueue> {
   let isStopped = false;
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? POLLING_SECONDS[database.kind];
   const boss = new PgBoss({
     db: {
       executeSql: async (text, values) => {
@@ -151,18 +166,14 @@ export async function startJobQueue(
       continue;
     }
     let workerId = '';
-    workerId = await boss.work<object>(
-      job.name,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
-      async ([item]) => {
-        if (item) {
-          await job.handle(item.data);
-          // pg-boss waits a polling interval after every fetch; when there was work, ask at once
-          // for more, so a backlog drains at the speed of the work, not one job per interval.
-          boss.notifyWorker(workerId);
-        }
-      },
-    );
+    workerId = await boss.work<object>(job.name, { pollingIntervalSeconds }, async ([item]) => {
+      if (item) {
+        await job.handle(item.data);
+        // pg-boss waits a polling interval after every fetch; when there was work, ask at once
+        // for more, so a backlog drains at the speed of the work, not one job per interval.
+        boss.notifyWorker(workerId);
+      }
+    });
     workers.set(job.name, workerId);
     if (job.schedule) {
       await boss.schedule(job.name, job.schedule);
@@ -170,9 +181,23 @@ export async function startJobQueue(
   }
   const wake = (name: string) => {
     const workerId = workers.get(name);
-    if (workerId) {
+    if (workerId && !isStopped) {
       boss.notifyWorker(workerId);
     }
+  };
+  // A job sent in a transaction is there once it commits: the announcement arrives then.
+  const announcesJobs = options.changes !== undefined;
+  options.changes?.on('jobs', (names) => {
+    (names ?? [...workers.keys()]).forEach(wake);
+  });
+  const wakeTimers = new Set<NodeJS.Timeout>();
+  const wakeLater = (name: string, seconds: number) => {
+    const timer = setTimeout(() => {
+      wakeTimers.delete(timer);
+      wake(name);
+    }, seconds * 1000);
+    timer.unref();
+    wakeTimers.add(timer);
   };
   const waiting = new WaitingJobs();
   return {
@@ -191,10 +216,18 @@ export async function startJobQueue(
       if (id) {
         waiting.stored(name, options, sentAt);
       }
-      // This instance works the queue too: start now rather than at the next poll (a job sent in
-      // a transaction that has not committed yet is found at the next poll instead). A job that
-      // waits to start is found by a later poll; looking now would only cost a query.
-      if (!sendOptions.startAfter) {
+      // This instance works the queue too: it starts the job now rather than at the next poll;
+      // one sent in a transaction when the transaction commits (the announcement comes then), one
+      // that waits to start when it may.
+      if (tx) {
+        if (announcesJobs) {
+          await announceChange(tx, 'jobs', [name]);
+        }
+      } else if (typeof sendOptions.startAfter === 'number' && sendOptions.startAfter > 0) {
+        if (id) {
+          wakeLater(name, sendOptions.startAfter);
+        }
+      } else {
         wake(name);
       }
     },
@@ -203,6 +236,7 @@ export async function startJobQueue(
     },
     wake,
     async stop() {
+      wakeTimers.forEach((timer) => clearTimeout(timer));
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       isStopped = true;
     },

@@ -1,6 +1,5 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
-import { z } from 'zod';
-import { ERROR_BODIES } from '@ra/shared';
+import { ERROR_BODIES, isUuid } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { groupedKey } from '../../db/shared-cache.js';
 import { AppError, Refusal } from '../../lib/errors.js';
@@ -44,8 +43,6 @@ export type Verb =
   | 'share:create'
   | 'rating:write'
   | 'picture:read';
-
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 type Ids = string[];
 type Decide = (ctx: AppContext, actor: ActorFacts, ids: Ids) => Promise<Set<string>>;

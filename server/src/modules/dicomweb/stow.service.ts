@@ -15,8 +15,10 @@ import {
   guardPatient,
   receivingTarget,
   storageBudget,
+  storageBudgetAfter,
   type FiledStudy,
   type FilingTarget,
+  type StorageBudget,
   type StudyFiles,
 } from '../studies/index.js';
 import {
@@ -104,7 +106,8 @@ export async function storeInstances(
   if (request.patient && !(await may(ctx, user, 'item:store', request.patient))) {
     throw new AppError('NOT_FOUND');
   }
-  const storage = await storageBudget(ctx, user);
+  // Filing under a patient reads the storage left with the rest of what it starts from.
+  const early = request.patient ? undefined : await storageBudget(ctx, user);
   let type: string | undefined;
   try {
     type = parseMultipartRelated(request.contentType).type;
@@ -151,6 +154,7 @@ export async function storeInstances(
     const fileGroup = async (
       group: StudyFiles,
       target: FilingTarget,
+      storage: StorageBudget,
       filed: FiledStudy | null,
       storedSops?: Set<string>,
     ) => {
@@ -181,15 +185,16 @@ export async function storeInstances(
     };
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      const { filed, storedSops } = await guardPatient(ctx, target, groups);
+      const { filed, storedSops, uploaderBytes } = await guardPatient(ctx, target, groups, user.id);
+      const storage = storageBudgetAfter(ctx, uploaderBytes);
       for (const group of groups) {
-        await fileGroup(group, target, filed.get(group.studyInstanceUid) ?? null, storedSops);
+        await fileGroup(group, target, storage, filed.get(group.studyInstanceUid) ?? null, storedSops);
       }
     } else {
       for (const group of groups) {
         const source = request.source.slice(0, 200);
         const { target, filed } = await receivingTarget(ctx, user, group, source);
-        await fileGroup(group, target, filed);
+        await fileGroup(group, target, early!, filed);
       }
     }
 

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assignIncomingBodySchema, assignIncomingResponseSchema, incomingListSchema } from '@ra/shared';
+import {
+  assignIncomingBodySchema,
+  assignIncomingResponseSchema,
+  incomingListSchema,
+  isUuid,
+} from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
@@ -38,7 +43,7 @@ export function incomingRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       preHandler: requireUser('PHYSICIAN'),
     },
     (request) => {
-      if (!z.uuid().safeParse(request.params.uid).success) {
+      if (!isUuid(request.params.uid)) {
         throw new AppError('NOT_FOUND');
       }
       return assignIncoming(ctx, currentUser(request), request.params.uid, request.body, request.ip);

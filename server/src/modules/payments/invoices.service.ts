@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { z } from 'zod';
-import { displayName, PATHS, type Invoice, type InvoiceDetail, type ItemSummary } from '@ra/shared';
+import { displayName, type Invoice, type InvoiceDetail, isUuid, type ItemSummary, PATHS } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -20,8 +19,6 @@ const UNPAID_INVOICES =
 const ALREADY_INVOICED = 'Image already has an invoice for this radiologist.';
 const ALREADY_PAID = 'This invoice has already been paid.';
 const CANCELLED = 'This invoice was cancelled.';
-
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 /** Invoice rows as the patient sees them, each with the item it is for (one query for all). */
 async function toWireInvoices(ctx: AppContext, patient: Actor, rows: repo.InvoiceRow[]): Promise<Invoice[]> {

@@ -10,7 +10,7 @@ export { dicomPartReaders } from './dicom-part-readers.js';
 export { earlyBundleReads } from './early-bundle-reads.js';
 export { groupByStudy, type FiledStudy, type FilingTarget, type StudyFiles } from './filing-target.js';
 export { guardNames, guardPatient } from './patient-guard.js';
-export { fileOneStudy, storageBudget } from './study-filing.js';
+export { fileOneStudy, storageBudget, storageBudgetAfter, type StorageBudget } from './study-filing.js';
 export {
   fileGeneratedInstance,
   removeSeriesInstances,

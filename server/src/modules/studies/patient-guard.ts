@@ -19,17 +19,19 @@ export function personOf(file: DicomFile) {
  * Refuses to file studies under the wrong patient: files naming someone else, unless the uploader
  * confirmed (docs/api.md §12.2, every file checked). Returns what filing under the patient starts
  * from, read in one statement: the studies among them the patient holds already, by Study
- * Instance UID (studies of the same UIDs filed for anyone else are not looked at), and which of
- * the files' SOP Instance UIDs the patient holds already.
+ * Instance UID (studies of the same UIDs filed for anyone else are not looked at), which of the
+ * files' SOP Instance UIDs the patient holds already, and the bytes the uploader has stored.
  */
 export async function guardPatient(
   ctx: AppContext,
   body: FilingTarget & { patient: string },
   groups: StudyFiles[],
-): Promise<{ filed: Map<string, FiledStudy>; storedSops: Set<string> }> {
+  uploaderId: string,
+): Promise<{ filed: Map<string, FiledStudy>; storedSops: Set<string>; uploaderBytes: number }> {
   const state = await repo.findFilingState(
     ctx.db,
     body.patient,
+    uploaderId,
     groups.map((group) => group.studyInstanceUid),
     groups.flatMap((group) => group.files.map((file) => file.instance.sopInstanceUid)),
   );
@@ -41,6 +43,7 @@ export async function guardPatient(
   return {
     filed: new Map(state.filed.map((study) => [study.studyInstanceUid, study])),
     storedSops: state.storedSops,
+    uploaderBytes: state.uploaderBytes,
   };
 }
 

@@ -163,15 +163,17 @@ export async function fileInstances(
 export async function findFilingState(
   db: Queryable,
   patientId: string,
+  uploaderId: string,
   studyUids: string[],
   sopUids: string[],
 ): Promise<{
   patient: { firstName: string; lastName: string; dob: string } | undefined;
   filed: FiledStudyRow[];
   storedSops: Set<string>;
+  uploaderBytes: number;
 }> {
   const result = await db.execute(
-    sql`select * from filing_state(${patientId}::uuid, ${sql.param(studyUids)}::text[], ${sql.param(sopUids)}::text[])`,
+    sql`select * from filing_state(${patientId}::uuid, ${uploaderId}::uuid, ${sql.param(studyUids)}::text[], ${sql.param(sopUids)}::text[])`,
   );
   const [row] = (
     result as {
@@ -179,6 +181,7 @@ export async function findFilingState(
         patient_details: { firstName: string; lastName: string; dob: string } | null;
         filed: FiledStudyRow[];
         stored: string[];
+        uploader_bytes: string | number;
       }[];
     }
   ).rows;
@@ -186,6 +189,7 @@ export async function findFilingState(
     patient: row?.patient_details ?? undefined,
     filed: row?.filed ?? [],
     storedSops: new Set(row?.stored),
+    uploaderBytes: Number(row?.uploader_bytes ?? 0),
   };
 }
 

@@ -14,7 +14,7 @@ import { STUDY_PREVIEW_JOB, studyPreviewThrottle } from './study-preview.job.js'
 import { mayExtendStudy } from '../access/index.js';
 import { auditRowOf, type AuditEntry } from '../audit/index.js';
 import { recordNewItem, type Uploader } from '../archive-items/index.js';
-import { remainingStorage } from '../uploads/index.js';
+import { remainingStorage, storageLeftAfter } from '../uploads/index.js';
 import type { DicomFile } from './dicom-file-read.js';
 import { FILES_READ_AT_ONCE } from './study-files.js';
 import * as repo from './studies.repository.js';
@@ -47,7 +47,15 @@ export interface FiledStudyFiles {
  * is left, before anything is read.
  */
 export async function storageBudget(ctx: AppContext, user: Actor): Promise<StorageBudget> {
-  const bytes = await remainingStorage(ctx, user.id);
+  return budgetOf(await remainingStorage(ctx, user.id));
+}
+
+/** The budget of a user who has stored `storedBytes` (read with other figures); 413 when none is left. */
+export function storageBudgetAfter(ctx: AppContext, storedBytes: number): StorageBudget {
+  return budgetOf(storageLeftAfter(ctx, storedBytes));
+}
+
+function budgetOf(bytes: number): StorageBudget {
   if (bytes <= 0) {
     throw new Refusal(413, ERROR_BODIES.storageFull.error);
   }

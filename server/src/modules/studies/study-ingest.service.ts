@@ -66,7 +66,7 @@ export async function fileStudies(
       // What a ZIP refused was never read: "no DICOM" would hide why.
       throw new InvalidInput('uploads', refusals[0] ?? STUDY_MESSAGES.noDicom);
     }
-    const { filed, storedSops } = await guardPatient(ctx, body, groups);
+    const { filed, storedSops } = await guardPatient(ctx, body, groups, user.id);
 
     const ids = toRead.map((upload) => upload.id);
     if (!(await claimDicomUploads(ctx, user.id, ids))) {

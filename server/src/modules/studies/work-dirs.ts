@@ -10,8 +10,16 @@ import path from 'node:path';
  */
 export async function makeWorkDir(tusDir: string, prefix: string): Promise<string> {
   const unpacked = unpackedDirOf(tusDir);
-  await fs.mkdir(unpacked, { recursive: true });
-  return fs.mkdtemp(path.join(unpacked, prefix));
+  try {
+    return await fs.mkdtemp(path.join(unpacked, prefix));
+  } catch (err) {
+    // The first time only (or after someone removed it): the folder of working folders.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw err;
+    }
+    await fs.mkdir(unpacked, { recursive: true });
+    return fs.mkdtemp(path.join(unpacked, prefix));
+  }
 }
 
 /** The working folder named `name` beside the tus folder, not made yet. */

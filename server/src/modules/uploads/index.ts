@@ -15,6 +15,7 @@ export {
   forgetUploadFiles,
   moveIntoStorage,
   remainingStorage,
+  storageLeftAfter,
   UPLOAD_NOT_FOUND,
   uploadIdOf,
 } from './uploads.service.js';

@@ -28,8 +28,12 @@ export async function isOverUploadQuota(ctx: AppContext, userId: string, size: n
  * less what they stored; 0 once it is used up. Filings check their files against it one by one.
  */
 export async function remainingStorage(ctx: AppContext, userId: string): Promise<number> {
-  const stored = await repo.storedBytesOf(ctx.db, userId);
-  return Math.max(0, ctx.config.uploads.storageQuotaBytes - stored);
+  return storageLeftAfter(ctx, await repo.storedBytesOf(ctx.db, userId));
+}
+
+/** What the storage quota leaves to a user who has stored `storedBytes`. */
+export function storageLeftAfter(ctx: AppContext, storedBytes: number): number {
+  return Math.max(0, ctx.config.uploads.storageQuotaBytes - storedBytes);
 }
 
 /**

@@ -7,7 +7,7 @@ import { removePrivateMetadata } from './private-metadata.js';
 import * as repo from './uploads.repository.js';
 import { NOT_AN_IMAGE, UPLOAD_CLAIM_HOURS } from './tus-server.js';
 
-export { remainingStorage } from './upload-quota.js';
+export { remainingStorage, storageLeftAfter } from './upload-quota.js';
 
 export const UPLOAD_NOT_FOUND = 'The upload was not found or is not finished.';
 

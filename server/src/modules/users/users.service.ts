@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { meetRadiologistSchema, type MeetRadiologist, type Radiologist } from '@ra/shared';
+import { isUuid, type MeetRadiologist, meetRadiologistSchema, type Radiologist } from '@ra/shared';
 import { ratingSummaries } from '../ratings/index.js';
 import type { AppContext } from '../../context.js';
 import { centsToDollars } from '../../lib/money.js';
@@ -55,5 +54,5 @@ export async function listMeetOurRadiologists(ctx: AppContext): Promise<MeetRadi
 
 /** The radiologist with this uid; undefined for anyone else and for malformed uids. */
 export async function findRadiologist(ctx: AppContext, uid: string) {
-  return z.uuid().safeParse(uid).success ? repo.findRadiologist(ctx.db, uid) : undefined;
+  return isUuid(uid) ? repo.findRadiologist(ctx.db, uid) : undefined;
 }
