@@ -100,11 +100,13 @@ test('the reading room fills a 1366 × 768 window without scrolling, its toolbar
 
   // The toolbar is one row of named icon buttons.
   const toolbar = patient.getByRole('toolbar', { name: 'Viewer tools' });
-  const rows = await toolbar
+  // (Entries of other heights, as the frame rate's field, sit a pixel lower: a second row would be a
+  // button's height lower.)
+  const tops = await toolbar
     .locator('.toolbar-entry')
-    .evaluateAll((entries) => entries.map((entry) => Math.round(entry.getBoundingClientRect().top)));
-  expect(rows.length).toBeGreaterThan(10);
-  expect(new Set(rows).size).toBe(1);
+    .evaluateAll((entries) => entries.map((entry) => entry.getBoundingClientRect().top));
+  expect(tops.length).toBeGreaterThan(10);
+  expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(8);
   expect((await toolbar.boundingBox())!.height).toBeLessThan(48);
   await expect(toolbar.getByRole('button', { name: 'Length' })).toHaveAttribute('title', 'Length (l)');
 
@@ -158,6 +160,7 @@ test('two series of one frame of reference scroll, window and zoom together unti
   await patient.mouse.wheel(0, 120);
   await expect(sliceOf(left)).toHaveText(`Im ${SLICES / 2 + 2} / ${SLICES}`);
   await expect(sliceOf(right)).toHaveText(`Im ${SLICES / 2 + 2} / ${SLICES}`);
+  await left!.focus();
   await patient.keyboard.press('End');
   await expect(sliceOf(right)).toHaveText(`Im ${SLICES} / ${SLICES}`);
 
