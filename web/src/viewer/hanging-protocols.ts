@@ -48,7 +48,7 @@ export function mammographyView(description: string): 'RCC' | 'LCC' | 'RMLO' | '
   const words = description.toUpperCase().replace(/[^A-Z]+/g, ' ');
   const side = /\b(R|RIGHT|RCC|RMLO)\b/.test(words) ? 'R' : /\b(L|LEFT|LCC|LMLO)\b/.test(words) ? 'L' : '';
   const view = /\b(MLO|RMLO|LMLO)\b/.test(words) ? 'MLO' : /\b(CC|RCC|LCC)\b/.test(words) ? 'CC' : '';
-  return side && view ? (`${side}${view}`) : undefined;
+  return side && view ? `${side}${view}` : undefined;
 }
 
 /** The conventional screening hanging: craniocaudal views above, oblique below, right breast on the left. */

@@ -8,7 +8,7 @@ const holders = new Map<string, number>();
  * made by the first viewport that asks, destroyed when the last one lets it go.
  */
 export function holdRenderingEngine(id: string): { engine: RenderingEngine; release: () => void } {
-  const engine = (getRenderingEngine(id)) ?? new RenderingEngine(id);
+  const engine = getRenderingEngine(id) ?? new RenderingEngine(id);
   holders.set(id, (holders.get(id) ?? 0) + 1);
   let isReleased = false;
   return {
