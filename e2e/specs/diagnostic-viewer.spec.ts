@@ -224,7 +224,7 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   await radiologist.keyboard.press('2');
   await expect(radiologist.getByTestId('overlay-window')).toHaveText('W 1500 L -600');
   await radiologist.keyboard.press('k');
-  await expect(radiologist.getByRole('button', { name: '★ Key image' })).toHaveAttribute(
+  await expect(radiologist.getByRole('button', { name: 'Key image', exact: true })).toHaveAttribute(
     'aria-pressed',
     'true',
   );

@@ -90,6 +90,12 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   const ctSeries = patient.getByRole('button', { name: /CT · Series 1/ });
   await expect(ctSeries).toContainText('5 images');
   await expect(patient.getByRole('button', { name: /MR · Series 2/ })).toContainText('3 images');
+  // A CT and an MR hang side by side (a hanging protocol); one viewport reads one series first.
+  await expect(patient.getByRole('button', { name: 'Two viewports (1 × 2)' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await patient.getByRole('button', { name: 'One viewport (1 × 1)' }).click();
   await ctSeries.click();
   await expect(ctSeries).toHaveAttribute('aria-current', 'true');
   // The series opens in the viewer at its middle slice; the keys move through it.

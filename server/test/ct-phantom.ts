@@ -26,6 +26,9 @@ export interface CtPhantom {
   patientId: string;
   /** YYYYMMDD. */
   birthDate: string;
+  /** Series Number and Description, to tell apart two series of one study. */
+  seriesNumber?: number;
+  seriesDescription?: string;
 }
 
 export const PHANTOM_HU = { air: -1000, water: 0, bone: 1000, sphere: 100 } as const;
@@ -93,7 +96,7 @@ function sliceDump(phantom: CtPhantom, index: number, sopUid: string, pixelFile:
     '(0008,0050) SH [PHANTOM]',
     '(0008,0060) CS [CT]',
     '(0008,1030) LO [Phantom study]',
-    '(0008,103e) LO [Axial phantom]',
+    `(0008,103e) LO [${phantom.seriesDescription ?? 'Axial phantom'}]`,
     `(0010,0010) PN [${phantom.patientName}]`,
     `(0010,0020) LO [${phantom.patientId}]`,
     `(0010,0030) DA [${phantom.birthDate}]`,
@@ -101,7 +104,7 @@ function sliceDump(phantom: CtPhantom, index: number, sopUid: string, pixelFile:
     `(0020,000d) UI [${phantom.studyUid}]`,
     `(0020,000e) UI [${phantom.seriesUid}]`,
     '(0020,0010) SH [1]',
-    '(0020,0011) IS [1]',
+    `(0020,0011) IS [${phantom.seriesNumber ?? 1}]`,
     `(0020,0013) IS [${index + 1}]`,
     `(0020,0032) DS [${left}\\${top}\\${z}]`,
     '(0020,0037) DS [1\\0\\0\\0\\1\\0]',

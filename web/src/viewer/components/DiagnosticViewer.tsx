@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type MutableRefObject,
+} from 'react';
 import { createPortal } from 'react-dom';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -10,12 +18,14 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { seriesMetadataQuery } from '../../lib/dicomweb';
 import { registerSeriesStack, type StackSlice } from '../cornerstone/series-stack';
 import { failureMessage } from '../cornerstone/image-failure';
+import { linkViewport } from '../cornerstone/linked-viewports';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
 import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
+import { isTextEntry } from '../keyboard';
 import { AnnotationStatus } from './AnnotationStatus';
 import { StackProgress } from './StackProgress';
 import { ShortcutsDialog } from './ShortcutsDialog';
@@ -45,15 +55,30 @@ export interface DiagnosticViewerProps {
   /** A key image of this series to open on, with its window. */
   initialView?: KeyImage;
   keyImages?: KeyImageMarking;
-  /** One viewport of several: only the active one shows its toolbar, in the layout's slot. */
-  layoutCell?: {
-    isActive: boolean;
-    toolbarSlot: HTMLElement | null;
-    /** What full screen shows: the whole layout. */
-    container: HTMLElement | null;
-    onActivate: () => void;
-  };
+  /** One viewport of a layout: only the active one shows its toolbar, in the layout's slot. */
+  layoutCell?: LayoutCell;
 }
+
+/** What a viewport of a layout shares with the others. */
+export interface LayoutCell {
+  isActive: boolean;
+  toolbarSlot: HTMLElement | null;
+  /** What full screen shows: the whole layout. */
+  container: HTMLElement | null;
+  onActivate: () => void;
+  /** The rendering engine all the layout's viewports are enabled on. */
+  engineId: string;
+  /** The group of linked viewports (scroll, window, zoom and pan) this one is in; none when unlinked. */
+  linkGroup?: string;
+  /**
+   * The layout's keyboard: its root hands every key pressed inside it (but in a text field) to
+   * the handler the active viewport puts here, which says whether it took the key.
+   */
+  keys: MutableRefObject<((event: ViewerKeyEvent) => boolean) | null>;
+}
+
+/** What the viewer reads of a key pressed. */
+export type ViewerKeyEvent = Pick<KeyboardEvent, 'key' | 'altKey' | 'ctrlKey' | 'metaKey'>;
 
 function isFrameOf(keyImage: KeyImage, slice: StackSlice): boolean {
   return keyImage.sop_instance_uid === slice.sopInstanceUid && keyImage.frame === slice.frame;
@@ -75,6 +100,7 @@ export default function DiagnosticViewer({
   layoutCell,
 }: DiagnosticViewerProps) {
   const { user } = useAuth();
+  const sliderId = `viewer-slice-${useId()}`;
   const queryClient = useQueryClient();
   // The renderer starts while the metadata arrives (the study page may have fetched it already).
   const stack = useQuery({
@@ -101,7 +127,22 @@ export default function DiagnosticViewer({
     const index = initialView ? (slices?.findIndex((slice) => isFrameOf(initialView, slice)) ?? -1) : -1;
     return index < 0 ? undefined : { index, window: initialView?.window };
   }, [slices, initialView, retry.index]);
-  const { viewport, state, toolGroupId } = useStackViewport(element, slices, retry.attempt, start);
+  const { viewport, state, toolGroupId } = useStackViewport(
+    element,
+    slices,
+    retry.attempt,
+    start,
+    layoutCell?.engineId,
+  );
+  // Linked, the viewport follows the others' scrolling, window, zoom and pan, and they follow it.
+  const engineId = layoutCell?.engineId;
+  const linkGroup = layoutCell?.linkGroup;
+  useEffect(() => {
+    if (!viewport || !engineId || !linkGroup) {
+      return undefined;
+    }
+    return linkViewport(linkGroup, { renderingEngineId: engineId, viewportId: viewport.id });
+  }, [viewport, engineId, linkGroup]);
   // In a layout of several viewports, full screen shows them all.
   const view = useViewCommands(viewport, layoutCell?.container ?? section);
   const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
@@ -169,7 +210,11 @@ export default function DiagnosticViewer({
     return () => toolUtilities.cine.stopClip(element);
   }, [element, viewport, isPlaying, framesPerSecond]);
 
-  const handleKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  /** Acts on a shortcut; false for a key that is none. */
+  const handleKey = (event: ViewerKeyEvent): boolean => {
+    if (event.altKey || event.ctrlKey || event.metaKey) {
+      return false;
+    }
     const steps: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
     const key = event.key;
     const primary = PRIMARY_TOOLS.find((candidate) => candidate.key === key);
@@ -200,9 +245,29 @@ export default function DiagnosticViewer({
     } else if (preset) {
       applyWindow(preset);
     } else {
-      return;
+      return false;
     }
-    event.preventDefault();
+    return true;
+  };
+  // In a layout, the active viewport takes the keys pressed anywhere in it; alone, its own.
+  const keys = layoutCell?.keys;
+  const isActiveCell = layoutCell?.isActive ?? false;
+  useEffect(() => {
+    if (!keys || !isActiveCell) {
+      return undefined;
+    }
+    keys.current = handleKey;
+    return () => {
+      if (keys.current === handleKey) {
+        keys.current = null;
+      }
+    };
+  });
+  const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!isTextEntry(event.target) && handleKey(event)) {
+      // Also keeps the slider from moving by its own steps (Page Down is ten images, not a tenth).
+      event.preventDefault();
+    }
   };
 
   if (stack.isError) {
@@ -257,6 +322,7 @@ export default function DiagnosticViewer({
       aria-label={`Diagnostic viewer: ${facts.seriesTitle}`}
       onPointerDownCapture={layoutCell?.onActivate}
       onFocusCapture={layoutCell?.onActivate}
+      onKeyDown={layoutCell ? undefined : handleKeyDown}
     >
       {layoutCell
         ? layoutCell.isActive && layoutCell.toolbarSlot && createPortal(toolbar, layoutCell.toolbarSlot)
@@ -267,7 +333,6 @@ export default function DiagnosticViewer({
         role="application"
         aria-roledescription="image viewer"
         aria-label={`Image ${state.index + 1} of ${count}. Arrow keys change the image; press ? for all shortcuts.`}
-        onKeyDown={handleKeyDown}
         data-testid="viewer-stage"
         data-slice={state.index + 1}
         data-first-image-ms={state.firstImageMs === null ? undefined : Math.round(state.firstImageMs)}
@@ -302,13 +367,13 @@ export default function DiagnosticViewer({
           </Button>
         </Alert>
       )}
-      <div className="d-flex align-items-center gap-3 mt-2">
-        <label htmlFor="viewer-slice" className="form-label mb-0 text-nowrap">
+      <div className="viewer-slider d-flex align-items-center gap-3">
+        <label htmlFor={sliderId} className="form-label mb-0 text-nowrap small">
           Image {state.index + 1} of {count}
           {slice && slice.sliceLocation !== null && ` · ${slice.sliceLocation.toFixed(1)} mm`}
         </label>
         <input
-          id="viewer-slice"
+          id={sliderId}
           type="range"
           className="form-range"
           min={1}

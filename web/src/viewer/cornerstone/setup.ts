@@ -1,4 +1,10 @@
-import { cache, init as initCore, setUseCPURendering } from '@cornerstonejs/core';
+import {
+  cache,
+  getConfiguration,
+  init as initCore,
+  setConfiguration,
+  setUseCPURendering,
+} from '@cornerstonejs/core';
 import { init as initDicomImageLoader } from '@cornerstonejs/dicom-image-loader';
 import {
   AngleTool,
@@ -68,7 +74,11 @@ export function hasSoftwareWebGl(): boolean {
  */
 export function setUpCornerstone(): Promise<void> {
   ready ??= Promise.resolve().then(() => {
+    // A layout's viewports share one rendering engine (shared-engine.ts), and its one WebGL
+    // context (Cornerstone's default pools seven per engine).
     initCore();
+    const configuration = getConfiguration();
+    setConfiguration({ ...configuration, rendering: { ...configuration.rendering, webGlContextCount: 1 } });
     if (hasSoftwareWebGl()) {
       setUseCPURendering(true);
     }

@@ -1,15 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  cache,
-  Enums,
-  RenderingEngine,
-  eventTarget,
-  type StackViewport,
-  type Types,
-} from '@cornerstonejs/core';
+import { cache, Enums, eventTarget, type StackViewport, type Types } from '@cornerstonejs/core';
 import { ToolGroupManager, utilities as toolUtilities } from '@cornerstonejs/tools';
 import { displayScaleOf } from './display-scale';
 import { failureOf, type ImageFailure } from './image-failure';
+import { holdRenderingEngine } from './shared-engine';
 import { createToolGroup } from './viewer-tools';
 import { rangeOfWindow, windowOfRange, type Window } from './window-presets';
 
@@ -55,9 +49,11 @@ export function useStackViewport(
   /** Changing it opens the stack again (after a failure). */
   attempt = 0,
   start?: StackStart,
+  /** The rendering engine shared by the viewports of a layout; the viewport's own unless given. */
+  sharedEngineId?: string,
 ) {
   const ids = useId().replace(/[^a-zA-Z0-9]/g, '');
-  const renderingEngineId = `engine-${ids}`;
+  const renderingEngineId = sharedEngineId ?? `engine-${ids}`;
   const viewportId = `viewport-${ids}`;
   const toolGroupId = `tools-${ids}`;
   const mountedAt = useRef(performance.now());
@@ -71,7 +67,8 @@ export function useStackViewport(
     if (!element || !slices || slices.length === 0) {
       return undefined;
     }
-    const engine = new RenderingEngine(renderingEngineId);
+    // Enabled on the layout's engine as the cell mounts, disabled as it unmounts.
+    const { engine, release } = holdRenderingEngine(renderingEngineId);
     engine.enableElement({
       viewportId,
       type: Enums.ViewportType.STACK,
@@ -194,7 +191,15 @@ export function useStackViewport(
       },
     );
 
-    const resize = new ResizeObserver(() => engine.resize(true, false));
+    // The first call says the size the viewport was enabled at: resizing then would refit the
+    // other viewports of the engine for nothing.
+    let isObserved = false;
+    const resize = new ResizeObserver(() => {
+      if (isObserved) {
+        engine.resize(true, false);
+      }
+      isObserved = true;
+    });
     resize.observe(element);
 
     return () => {
@@ -210,7 +215,8 @@ export function useStackViewport(
       eventTarget.removeEventListener(Enums.Events.IMAGE_LOADED, handleLoaded);
       eventTarget.removeEventListener(Enums.Events.IMAGE_LOAD_FAILED, handleLoadFailed);
       ToolGroupManager.destroyToolGroup(toolGroupId);
-      engine.destroy();
+      engine.disableElement(viewportId);
+      release();
       setViewport(null);
     };
   }, [element, slices, renderingEngineId, viewportId, toolGroupId, attempt]);

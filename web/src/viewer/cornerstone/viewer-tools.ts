@@ -12,8 +12,9 @@ import {
   WindowLevelTool,
   ZoomTool,
 } from '@cornerstonejs/tools';
-import { utilities } from '@cornerstonejs/core';
+import { cache, metaData, utilities, type Types } from '@cornerstonejs/core';
 import { lengthUnit } from './pixel-spacing';
+import { probeText, probeUnit, probeValue } from './probe-value';
 
 const { MouseBindings } = ToolEnums;
 
@@ -58,6 +59,42 @@ export function lengthTextLines(
 }
 
 /**
+ * A probe's text: the value of the image under it, read from the decoded image (Cornerstone's
+ * own reading misses on a stack, see probe-value.ts), in HU for CT.
+ */
+export function probeTextLines(
+  data: { handles?: { points?: Types.Point3[] } },
+  targetId: string,
+): string[] | undefined {
+  const point = data.handles?.points?.[0];
+  const imageId = targetId.startsWith('imageId:') ? targetId.slice('imageId:'.length) : undefined;
+  const image = imageId ? cache.getImage(imageId) : undefined;
+  if (!point || !imageId || !image) {
+    return undefined;
+  }
+  const modalityLut = metaData.get('modalityLutModule', imageId) as
+    { rescaleSlope?: number; rescaleIntercept?: number; rescaleType?: string } | undefined;
+  const series = metaData.get('generalSeriesModule', imageId) as { modality?: string } | undefined;
+  const value = probeValue(utilities.worldToImageCoords(imageId, point) as [number, number], {
+    columns: image.columns,
+    rows: image.rows,
+    pixels: image.color ? null : image.getPixelData(),
+    isPreScaled: Boolean(image.preScale?.scaled),
+    slope: modalityLut?.rescaleSlope ?? image.slope ?? 1,
+    intercept: modalityLut?.rescaleIntercept ?? image.intercept ?? 0,
+  });
+  return value === undefined
+    ? undefined
+    : [probeText(value, probeUnit(series?.modality ?? '', modalityLut?.rescaleType))];
+}
+
+/** Text functions of the tools whose own text is replaced. */
+const TOOL_CONFIGURATIONS: Record<string, object> = {
+  [nameOf(LengthTool)]: { getTextLines: lengthTextLines },
+  [nameOf(ProbeTool)]: { getTextLines: probeTextLines },
+};
+
+/**
  * The tools of one viewport: the chosen tool on the left button, pan on the middle one, zoom on
  * the right one, stack scroll on the wheel; measurements not chosen stay visible and movable.
  */
@@ -65,7 +102,7 @@ export function createToolGroup(toolGroupId: string, viewportId: string, renderi
   ToolGroupManager.destroyToolGroup(toolGroupId);
   const group = ToolGroupManager.createToolGroup(toolGroupId)!;
   for (const tool of [...PRIMARY_TOOLS, { name: nameOf(StackScrollTool) }]) {
-    group.addTool(tool.name, tool.name === nameOf(LengthTool) ? { getTextLines: lengthTextLines } : {});
+    group.addTool(tool.name, TOOL_CONFIGURATIONS[tool.name] ?? {});
   }
   group.addViewport(viewportId, renderingEngineId);
   group.setToolActive(STACK_SCROLL, { bindings: [{ mouseButton: MouseBindings.Wheel }] });

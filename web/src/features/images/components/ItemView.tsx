@@ -23,9 +23,21 @@ import { StudyViewer } from './StudyViewer';
  */
 export function ItemView({ data }: { data: Image }) {
   const { user } = useAuth();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const search = params.toString();
   const focus = useMemo(() => keyImageFromSearch(new URLSearchParams(search)), [search]);
+  // The reading room is a mode of the page, in its address: a reload, or the browser's Back, keeps it.
+  const isReading = Boolean(data.study) && params.get('reading') === '1';
+  const setReading = (on: boolean) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (on) {
+        next.set('reading', '1');
+      } else {
+        next.delete('reading');
+      }
+      return next;
+    });
   const own = data.authors.find((author) => author.uid === user?.uid);
   const isAuthor = user?.role === 'Physician' || user?.role === 'Radiologist';
   const [keyImages, setKeyImages] = useState<KeyImage[]>(own?.key_images ?? []);
@@ -35,6 +47,13 @@ export function ItemView({ data }: { data: Image }) {
         ? current.filter((marked) => !isSameFrame(marked, keyImage))
         : [...current, keyImage],
     );
+  const keyImageMarking = isAuthor
+    ? {
+        marked: keyImages,
+        canMarkMore: keyImages.length < ANNOTATION_LIMITS.keyImages,
+        onToggle: toggleKeyImage,
+      }
+    : undefined;
   const noteEditor = (submitLabel: string) => (
     <NoteEditor
       imageUid={data.uid}
@@ -44,6 +63,29 @@ export function ItemView({ data }: { data: Image }) {
       onRemoveKeyImage={toggleKeyImage}
     />
   );
+  const notes = (
+    <>
+      <ImageNotes itemUid={data.uid} authors={data.authors} />
+      {user?.role === 'Physician' && noteEditor('Save Note')}
+      {user?.role === 'Radiologist' && noteEditor('Submit Analysis')}
+    </>
+  );
+  if (isReading && data.study) {
+    return (
+      <StudyViewer
+        itemUid={data.uid}
+        study={data.study}
+        patientName={`${data.first_name} ${data.last_name}`}
+        focus={focus}
+        keyImages={keyImageMarking}
+        isReading
+        onReadingChange={setReading}
+        notes={notes}
+      >
+        <ImageStage image={data} />
+      </StudyViewer>
+    );
+  }
   return (
     <Container className="py-5">
       <h1 className="mb-1">
@@ -63,15 +105,8 @@ export function ItemView({ data }: { data: Image }) {
             study={data.study}
             patientName={`${data.first_name} ${data.last_name}`}
             focus={focus}
-            keyImages={
-              isAuthor
-                ? {
-                    marked: keyImages,
-                    canMarkMore: keyImages.length < ANNOTATION_LIMITS.keyImages,
-                    onToggle: toggleKeyImage,
-                  }
-                : undefined
-            }
+            keyImages={keyImageMarking}
+            onReadingChange={setReading}
           >
             <ImageStage image={data} />
           </StudyViewer>
@@ -82,9 +117,7 @@ export function ItemView({ data }: { data: Image }) {
           <ImageStage image={data} />
         </RasterImageViewer>
       )}
-      <ImageNotes itemUid={data.uid} authors={data.authors} />
-      {user?.role === 'Physician' && noteEditor('Save Note')}
-      {user?.role === 'Radiologist' && noteEditor('Submit Analysis')}
+      {notes}
       {user?.role === 'Patient' && (
         <Card className="mt-4">
           <Card.Body>

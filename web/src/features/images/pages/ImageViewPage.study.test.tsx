@@ -141,9 +141,9 @@ async function chooseCtSeries() {
   await screen.findByTestId('viewer-stand-in');
 }
 
-/** What the page handed the viewer, as the stand-in shows it. */
+/** What the page handed the (first) viewer, as the stand-in shows it. */
 function viewerProps(): DiagnosticViewerProps | undefined {
-  const standIn = screen.queryByTestId('viewer-stand-in');
+  const standIn = screen.queryAllByTestId('viewer-stand-in')[0];
   return standIn ? (JSON.parse(standIn.textContent ?? '') as DiagnosticViewerProps) : undefined;
 }
 
@@ -234,7 +234,14 @@ describe('ImageViewPage for a study', () => {
     expect(screen.getByRole('button', { name: /SR · Series 2/ })).not.toHaveAttribute('aria-current');
     // The viewer takes the preview's place.
     expect(screen.queryByRole('img', { name: 'Medical image of Paula Patient' })).not.toBeInTheDocument();
-    expect(viewerProps()).toEqual({
+    const { layoutCell, ...props } = viewerProps()!;
+    // One viewport of the layout, on its rendering engine, alone so linked to none.
+    expect(layoutCell).toMatchObject({
+      isActive: true,
+      engineId: expect.stringMatching(/^layout-/) as string,
+    });
+    expect(layoutCell?.linkGroup).toBeUndefined();
+    expect(props).toEqual({
       itemUid: UID,
       studyUid: STUDY,
       seriesUid: CT.uid,
@@ -258,8 +265,10 @@ describe('ImageViewPage for a study', () => {
     });
     renderView(`&instance=${RADIOLOGIST_KEY_IMAGE.sop_instance_uid}&frame=1&center=300&width=600`);
 
+    // The key image's series in the first viewport, the other beside it (two cross-sectional series).
     await waitFor(() => expect(viewerProps()?.seriesUid).toBe(MR.uid));
     expect(viewerProps()?.initialView).toEqual(RADIOLOGIST_KEY_IMAGE);
+    expect(screen.getAllByTestId('viewer-stand-in')).toHaveLength(2);
     expect(await seriesButton(/MR · Series 3/)).toHaveAttribute('aria-current', 'true');
     // Another series chosen by hand opens on its own start.
     await userEvent.click(await seriesButton(/CT · Series 1/));
@@ -279,8 +288,12 @@ describe('ImageViewPage for a study', () => {
         .map((standIn) => (JSON.parse(standIn.textContent ?? '') as DiagnosticViewerProps).seriesUid);
 
     await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
+    // Two cross-sectional series hang side by side (the report is skipped).
+    await waitFor(() => expect(shown()).toEqual([CT.uid, MR.uid]));
+    await userEvent.click(screen.getByRole('button', { name: 'One viewport (1 × 1)' }));
+    await waitFor(() => expect(shown()).toEqual([CT.uid]));
     await userEvent.click(screen.getByRole('button', { name: 'Two viewports (1 × 2)' }));
-    // The second shows the next series of images (the report is skipped).
+    // The second shows the next series of images.
     await waitFor(() => expect(shown()).toEqual([CT.uid, MR.uid]));
     expect(screen.getByRole('button', { name: 'Two viewports (1 × 2)' })).toHaveAttribute(
       'aria-pressed',

@@ -1,0 +1,129 @@
+/**
+ * Hanging protocols: how a study is laid out when it opens in the viewer, as data. Each protocol
+ * says which studies it takes (modalities of their image series, how many series) and how it
+ * hangs them (a layout, and which series goes in which cell); the first that takes the study wins.
+ * Pure: the study page decides with it before the viewer's code has arrived.
+ */
+
+export type LayoutId = '1x1' | '1x2' | '2x2';
+
+export const CELLS_OF_LAYOUT: Record<LayoutId, number> = { '1x1': 1, '1x2': 2, '2x2': 4 };
+
+/** What a series says of itself at the series level (QIDO-RS), enough to hang it. */
+export interface HangableSeries {
+  uid: string;
+  modality: string;
+  description: string;
+  number: number | null;
+  /** When known (a series-level QIDO-RS rarely gives it). */
+  sopClassUid?: string;
+}
+
+export interface Hanging {
+  protocol: string;
+  layout: LayoutId;
+  /** The series of each cell, by cell (row by row); null leaves a cell empty. */
+  cells: (string | null)[];
+}
+
+/** Series without pictures to view: reports, key object selections, presentation states, documents. */
+const NON_IMAGE_MODALITIES = new Set(['SR', 'KO', 'PR', 'DOC', 'RTSTRUCT', 'RTPLAN']);
+/** The same by SOP class, for a series whose modality does not say it. */
+const NON_IMAGE_SOP_CLASS_PREFIXES = [
+  '1.2.840.10008.5.1.4.1.1.88.', // structured reports and key object selections
+  '1.2.840.10008.5.1.4.1.1.11.', // presentation states
+  '1.2.840.10008.5.1.4.1.1.104.', // encapsulated documents
+];
+
+export function isImageSeries(series: Pick<HangableSeries, 'modality' | 'sopClassUid'>): boolean {
+  if (NON_IMAGE_MODALITIES.has(series.modality)) {
+    return false;
+  }
+  const sopClass = series.sopClassUid;
+  return !sopClass || !NON_IMAGE_SOP_CLASS_PREFIXES.some((prefix) => sopClass.startsWith(prefix));
+}
+
+/** A mammogram's view, as its series description names it (R CC, LMLO, Left MLO…); undefined if it does not. */
+export function mammographyView(description: string): 'RCC' | 'LCC' | 'RMLO' | 'LMLO' | undefined {
+  const words = description.toUpperCase().replace(/[^A-Z]+/g, ' ');
+  const side = /\b(R|RIGHT|RCC|RMLO)\b/.test(words) ? 'R' : /\b(L|LEFT|LCC|LMLO)\b/.test(words) ? 'L' : '';
+  const view = /\b(MLO|RMLO|LMLO)\b/.test(words) ? 'MLO' : /\b(CC|RCC|LCC)\b/.test(words) ? 'CC' : '';
+  return side && view ? `${side}${view}` : undefined;
+}
+
+/** The conventional screening hanging: craniocaudal views above, oblique below, right breast on the left. */
+const MAMMOGRAPHY_CELLS = ['RCC', 'LCC', 'RMLO', 'LMLO'] as const;
+
+type Arrangement = 'in-order' | 'mammography-views';
+
+interface Protocol {
+  id: string;
+  /** The modalities all the study's image series are of; any when absent. */
+  modalities?: readonly string[];
+  /** How many image series the study has, at least and at most. */
+  minSeries: number;
+  maxSeries: number;
+  layout: LayoutId;
+  arrangement: Arrangement;
+}
+
+export const HANGING_PROTOCOLS: readonly Protocol[] = [
+  {
+    id: 'mammography-four-views',
+    modalities: ['MG'],
+    minSeries: 2,
+    maxSeries: Infinity,
+    layout: '2x2',
+    arrangement: 'mammography-views',
+  },
+  {
+    id: 'cross-sectional-pair',
+    modalities: ['CT', 'MR', 'PT', 'NM'],
+    minSeries: 2,
+    maxSeries: Infinity,
+    layout: '1x2',
+    arrangement: 'in-order',
+  },
+  { id: 'single-series', minSeries: 0, maxSeries: Infinity, layout: '1x1', arrangement: 'in-order' },
+];
+
+function arrange(series: readonly HangableSeries[], layout: LayoutId, arrangement: Arrangement) {
+  const count = CELLS_OF_LAYOUT[layout];
+  if (arrangement === 'in-order') {
+    return Array.from({ length: count }, (_, cell) => series[cell]?.uid ?? null);
+  }
+  const cells: (string | null)[] = MAMMOGRAPHY_CELLS.map(
+    (view) => series.find((item) => mammographyView(item.description) === view)?.uid ?? null,
+  );
+  // Views the descriptions do not name fill the cells left, in the study's order.
+  const rest = series.filter((item) => !cells.includes(item.uid));
+  return cells.map((uid) => uid ?? rest.shift()?.uid ?? null);
+}
+
+/** How a study's series hang when it opens (in the study's order, non-image series left out). */
+export function hangStudy(series: readonly HangableSeries[]): Hanging {
+  const images = series.filter(isImageSeries);
+  const protocol = HANGING_PROTOCOLS.find(
+    (candidate) =>
+      images.length >= candidate.minSeries &&
+      images.length <= candidate.maxSeries &&
+      (!candidate.modalities || images.every((item) => candidate.modalities!.includes(item.modality))),
+  )!;
+  return {
+    protocol: protocol.id,
+    layout: protocol.layout,
+    cells: arrange(images, protocol.layout, protocol.arrangement),
+  };
+}
+
+/**
+ * Whether a layout's viewports start linked (scroll, window, zoom and pan): when they show at
+ * least two series and all of them share one frame of reference (the same patient space).
+ * Unknown frames of reference (null) link nothing.
+ */
+export function shouldLinkByDefault(framesOfReference: readonly (string | null)[]): boolean {
+  return (
+    framesOfReference.length >= 2 &&
+    framesOfReference.every((uid) => uid !== null && uid !== '' && uid === framesOfReference[0])
+  );
+}
