@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Dropdown from 'react-bootstrap/Dropdown';
@@ -26,6 +27,8 @@ export function ViewerToolbar(props: {
   onFullScreen: () => void;
   /** Marking the image shown as a key image of the note, for its authors. */
   keyImage?: { isMarked: boolean; isEnabled: boolean; onToggle: () => void };
+  /** More commands of the viewer (MPR), after the view's. */
+  children?: ReactNode;
 }) {
   return (
     <div className="btn-toolbar gap-2 mb-2" role="toolbar" aria-label="Viewer tools">
@@ -94,6 +97,7 @@ export function ViewerToolbar(props: {
           {props.keyImage.isMarked ? '★ Key image' : '☆ Mark key image'}
         </Button>
       )}
+      {props.children}
       <Button size="sm" variant="outline-secondary" onClick={props.onFullScreen} title="Full screen (f)">
         Full screen
       </Button>
