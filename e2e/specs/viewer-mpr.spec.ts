@@ -43,18 +43,20 @@ function slicePixels(slice: number): Buffer {
   return pixels;
 }
 
-async function writeVolume(): Promise<Buffer[]> {
+async function writeVolume(): Promise<{ files: Buffer[]; sopUids: string[] }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-mpr-'));
   const studyUid = newUid();
   const seriesUid = newUid();
   const files: Buffer[] = [];
+  const sopUids: string[] = [];
   try {
     for (let slice = 0; slice < VOLUME.slices; slice += 1) {
+      sopUids.push(newUid());
       const pixelFile = path.join(dir, `${slice}.raw`);
       await fs.writeFile(pixelFile, slicePixels(slice));
       const lines = [
         '(0008,0016) UI =CTImageStorage',
-        `(0008,0018) UI [${newUid()}]`,
+        `(0008,0018) UI [${sopUids[slice]}]`,
         '(0008,0020) DA [20260102]',
         '(0008,0060) CS [CT]',
         '(0008,103e) LO [MPR phantom]',
@@ -93,11 +95,16 @@ async function writeVolume(): Promise<Buffer[]> {
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
-  return files;
+  return { files, sopUids };
 }
 
 /** A new patient of the demo physician with `files` stored for them; the patient's page, on the study. */
-async function patientWithStudy(browser: Browser, files: Buffer[]): Promise<Page> {
+async function patientWithStudy(
+  browser: Browser,
+  files: Buffer[],
+  /** Set up before the study opens (routes that fail requests). */
+  before?: (page: Page) => Promise<unknown>,
+): Promise<Page> {
   const patient = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
   const doctor = await (await browser.newContext()).newPage();
   const account = await createPatientAccount(patient);
@@ -109,6 +116,7 @@ async function patientWithStudy(browser: Browser, files: Buffer[]): Promise<Page
     headers: { authorization: `Bearer ${patientToken}` },
   });
   const { images } = (await listed.json()) as { images: { uid: string }[] };
+  await before?.(patient);
   await patient.goto(`/imageview?image=${images[0]!.uid}`);
   await expect(patient.getByTestId('viewer-stage')).toHaveAttribute('data-first-image-ms', /^\d+$/, {
     timeout: 30_000,
@@ -208,7 +216,7 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
   browser,
 }) => {
   test.setTimeout(150_000);
-  const page = await patientWithStudy(browser, await writeVolume());
+  const page = await patientWithStudy(browser, (await writeVolume()).files);
   await page.getByRole('button', { name: 'MPR', exact: true }).click();
 
   const view = page.getByTestId('mpr-view');
@@ -302,4 +310,31 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
   // Closing brings the stack viewer back.
   await page.getByRole('button', { name: 'Close MPR' }).click();
   await expect(page.getByTestId('viewer-stage')).toBeVisible();
+});
+
+test('MPR says why a volume cannot be built: an image that cannot be fetched, a series too short', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { files, sopUids } = await writeVolume();
+  // The frame of slice 17 fails, for the stack viewer and for the volume.
+  const page = await patientWithStudy(browser, files, (patient) =>
+    patient.route(`**/instances/${sopUids[17]}/frames/**`, (route) => route.fulfill({ status: 500 })),
+  );
+  await page.getByRole('button', { name: 'MPR', exact: true }).click();
+  await expect(page.getByTestId('mpr-error')).toContainText(
+    `The volume could not be built: 1 of its ${VOLUME.slices} images could not be fetched.`,
+    { timeout: 60_000 },
+  );
+  await expect(page.getByTestId('mpr-view')).toHaveAttribute('data-status', 'failed');
+  await page.getByTestId('mpr-error').getByRole('button', { name: 'Back to the images' }).click();
+  await expect(page.getByTestId('viewer-stage')).toBeVisible();
+
+  // Three images of the series make no volume: the button is disabled and says why.
+  const short = await patientWithStudy(browser, files.slice(0, 3));
+  await expect(short.getByRole('button', { name: 'MPR', exact: true })).toBeDisabled();
+  await expect(short.getByTestId('mpr-unavailable')).toHaveAttribute(
+    'title',
+    'MPR needs at least 10 images; this series has 3.',
+  );
 });
