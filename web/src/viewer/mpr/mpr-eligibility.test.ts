@@ -142,6 +142,16 @@ describe('mprEligibility', () => {
     );
   });
 
+  it('refuses volumes whose decoded images would not fit the image cache', () => {
+    const floats = (count: number) =>
+      stack({ count, rows: 512, columns: 512 }).map((dataset) => ({
+        ...dataset,
+        '00281053': { vr: 'DS', Value: [0.5] },
+      }));
+    expect(reasonOf('CT', floats(600))).toBe('ok');
+    expect(reasonOf('CT', floats(700))).toMatch(/too large.*700 MiB decoded, where the limit is 640 MiB/);
+  });
+
   it('refuses volumes over 512 × 512 × 1000 voxels, and accepts that size', () => {
     expect(reasonOf('CT', stack({ count: 1000, rows: 512, columns: 512 }))).toBe('ok');
     expect(MPR_MAX_VOXELS).toBe(512 * 512 * 1000);

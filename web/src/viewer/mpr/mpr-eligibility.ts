@@ -12,6 +12,11 @@ const RESCALE_SLOPE = '00281053';
 export const MPR_MIN_SLICES = 10;
 /** The largest volume built in the tab: 512 × 512 × 1000 voxels (500 MB at 16 bits). */
 export const MPR_MAX_VOXELS = 512 * 512 * 1000;
+/**
+ * The most memory a volume may take once decoded: its images live in the viewer's image cache
+ * (768 MiB, `IMAGE_CACHE_BYTES`), which must keep some room for the rest.
+ */
+export const MPR_MAX_BYTES = 640 * 1024 ** 2;
 /** Gaps between slices may differ from their median by this share (or by 0.01 mm) and no more. */
 export const MPR_SPACING_TOLERANCE = 0.05;
 /** Row and column directions of two images may differ by this much (cosine units, about 0.5°). */
@@ -164,7 +169,15 @@ export function mprEligibility(series: MprSeries): MprEligibility {
         `where the limit is 512 × 512 × 1000.`,
     );
   }
+  // Cornerstone decodes into floats when the rescale makes fractions.
   const isFractional = images.some((dataset) => !Number.isInteger(numbers(dataset, RESCALE_SLOPE)[0] ?? 1));
+  const bytes = voxels * (bits > 16 || isFractional ? 4 : bits <= 8 ? 1 : 2);
+  if (bytes > MPR_MAX_BYTES) {
+    return refuse(
+      `This series is too large to reconstruct in the browser: ${Math.round(bytes / 1024 ** 2)} MiB decoded, ` +
+        `where the limit is ${MPR_MAX_BYTES / 1024 ** 2} MiB.`,
+    );
+  }
   return {
     ok: true,
     geometry: {
@@ -173,7 +186,7 @@ export function mprEligibility(series: MprSeries): MprEligibility {
       slices: images.length,
       spacing: [columnSpacing!, rowSpacing!, step],
       voxels,
-      bytes: voxels * (bits > 16 || isFractional ? 4 : bits <= 8 ? 1 : 2),
+      bytes,
     },
   };
 }
