@@ -5,6 +5,7 @@ import {
   cache,
   cornerstoneStreamingImageVolumeLoader,
   eventTarget,
+  getConfiguration,
   getShouldUseCPURendering,
   setUseCPURendering,
   setVolumesForViewports,
@@ -97,10 +98,17 @@ function registerMprPieces() {
  * A rendering engine that draws with WebGL. The stack viewer draws on the processor where WebGL is
  * software (see `hasSoftwareWebGl`), but volume viewports exist only in WebGL: the engine and its
  * viewports read the setting as they are made, so it is lifted for that moment only and the stack
- * viewers keep theirs.
+ * viewers keep theirs. The engine also takes one WebGL context rather than Cornerstone's pool of
+ * seven (its volume viewports all draw in the first), so that the browser's limit on contexts is
+ * not reached with stack viewers open beside it.
  */
 function createGpuEngine(engineId: string, inputs: Types.PublicViewportInput[]): RenderingEngine {
   const wasCpu = getShouldUseCPURendering();
+  const { rendering } = getConfiguration();
+  const contexts = rendering?.webGlContextCount;
+  if (rendering) {
+    rendering.webGlContextCount = 1;
+  }
   if (wasCpu) {
     setUseCPURendering(false, false);
   }
@@ -114,6 +122,9 @@ function createGpuEngine(engineId: string, inputs: Types.PublicViewportInput[]):
     }
     return engine;
   } finally {
+    if (rendering) {
+      rendering.webGlContextCount = contexts;
+    }
     if (wasCpu) {
       setUseCPURendering(true, false);
     }
