@@ -7,7 +7,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { newUid } from '../../server/test/dicom-files.js';
 import { addPatientByApi, createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
 import { storeStudyByApi } from '../fixtures/dicomweb.js';
-import { drag } from '../fixtures/viewer.js';
+import { drag, litShare as stackLitShare } from '../fixtures/viewer.js';
 
 const run = promisify(execFile);
 
@@ -307,9 +307,12 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
   await page.getByLabel('Slab (mm)').fill('0');
   await expect.poll(async () => litShare(await pictureOf(panes.axial))).toBeLessThan(axialBefore * 1.5);
 
-  // Closing brings the stack viewer back.
+  // Closing brings the stack viewer back, and it draws its image again.
   await page.getByRole('button', { name: 'Close MPR' }).click();
-  await expect(page.getByTestId('viewer-stage')).toBeVisible();
+  await expect(page.getByTestId('viewer-stage')).toHaveAttribute('data-first-image-ms', /^\d+$/, {
+    timeout: 30_000,
+  });
+  await expect.poll(() => stackLitShare(page)).toBeGreaterThan(0.005);
 });
 
 test('MPR says why a volume cannot be built: an image that cannot be fetched, a series too short', async ({
