@@ -26,6 +26,7 @@ import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
 import { isTextEntry } from '../keyboard';
+import { MprButton, MprView } from '../mpr';
 import { AnnotationStatus } from './AnnotationStatus';
 import { StackProgress } from './StackProgress';
 import { ShortcutsDialog } from './ShortcutsDialog';
@@ -150,6 +151,7 @@ export default function DiagnosticViewer({
   const [isPlaying, setIsPlaying] = useState(false);
   const [framesPerSecond, setFramesPerSecond] = useState(15);
   const [isHelpShown, setIsHelpShown] = useState(false);
+  const [isMpr, setIsMpr] = useState(false);
   const count = slices?.length ?? 0;
 
   const handleTool = useCallback(
@@ -286,6 +288,19 @@ export default function DiagnosticViewer({
   if (count === 0) {
     return <p className="text-body-secondary">This series has no images to show.</p>;
   }
+  if (isMpr && slices && metadata.data) {
+    return (
+      <MprView
+        studyUid={studyUid}
+        seriesUid={seriesUid}
+        modality={modality}
+        slices={slices}
+        datasets={metadata.data}
+        title={facts.seriesTitle}
+        onClose={() => setIsMpr(false)}
+      />
+    );
+  }
   const sliceDataset = metadata.data?.find(
     (dataset) => firstValue(dataset, DICOM_TAGS.sopInstanceUid) === slice?.sopInstanceUid,
   );
@@ -313,7 +328,9 @@ export default function DiagnosticViewer({
           onToggle: handleKeyImage,
         }
       }
-    />
+    >
+      <MprButton modality={modality} datasets={metadata.data} onOpen={() => setIsMpr(true)} />
+    </ViewerToolbar>
   );
   return (
     <section

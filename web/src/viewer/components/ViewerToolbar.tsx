@@ -103,6 +103,8 @@ export function ViewerToolbar(props: {
   onFullScreen: () => void;
   /** Marking the image shown as a key image of the note, for its authors. */
   keyImage?: { isMarked: boolean; isEnabled: boolean; onToggle: () => void };
+  /** More commands of the viewer (MPR), after the view's. */
+  children?: ReactNode;
 }) {
   const entries: Entry[] = (props.tools ?? PRIMARY_TOOLS).map((tool) =>
     command({
@@ -219,6 +221,15 @@ export function ViewerToolbar(props: {
       icon: 'flipVertical',
       onClick: () => props.onFlip('flipVertical'),
     }),
+  );
+  if (props.children) {
+    entries.push({
+      id: 'more-commands',
+      row: props.children,
+      menu: <Dropdown.ItemText>{props.children}</Dropdown.ItemText>,
+    });
+  }
+  entries.push(
     command({
       id: 'full-screen',
       label: 'Full screen',
