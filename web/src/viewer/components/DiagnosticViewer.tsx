@@ -146,7 +146,15 @@ export default function DiagnosticViewer({
   }, [viewport, engineId, linkGroup]);
   // In a layout of several viewports, full screen shows them all.
   const view = useViewCommands(viewport, layoutCell?.container ?? section);
-  const annotations = useAnnotationSync({ itemUid, seriesUid, slices, viewport, myUid: user?.uid });
+  // Stored annotations are placed once an image is drawn: the viewport's frame of reference and
+  // camera, which they are placed by, come with its first image.
+  const annotations = useAnnotationSync({
+    itemUid,
+    seriesUid,
+    slices,
+    viewport: state.firstImageMs === null ? null : viewport,
+    myUid: user?.uid,
+  });
   const [tool, setTool] = useState<PrimaryToolId>('window');
   const [isPlaying, setIsPlaying] = useState(false);
   const [framesPerSecond, setFramesPerSecond] = useState(15);
