@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { STUDY_MESSAGES, type DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
@@ -8,7 +7,7 @@ import { may, mayReceiveUnfiled, requireStorer } from '../access/index.js';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
 import { partitionReads, type FileRead, type RefusedFile } from '../studies/index.js';
 import { dicomPartReaders } from '../studies/index.js';
-import { makeWorkDir, removeWorkDir } from '../studies/index.js';
+import { makeWorkFiles } from '../studies/index.js';
 import {
   fileOneStudy,
   groupByStudy,
@@ -121,7 +120,7 @@ export async function storeInstances(
     throw new UnsupportedMediaType('STOW-RS takes multipart/related; type="application/dicom".');
   }
 
-  const workDir = await makeWorkDir(ctx.tusDir, 'stow-');
+  const workFiles = await makeWorkFiles(ctx.tusDir);
   try {
     const reads: Promise<FileRead>[] = [];
     let index = 0;
@@ -131,7 +130,7 @@ export async function storeInstances(
         // Written and parsed on a worker thread while this one reads the next parts.
         const { read } = await dicomPartReaders.start(
           `part ${index}`,
-          path.join(workDir, `${index}.dcm`),
+          workFiles.pathOf(`${index}.dcm`),
           part.body,
         );
         reads.push(read);
@@ -142,7 +141,7 @@ export async function storeInstances(
       }
       throw err;
     } finally {
-      // Every part handed over is written or failed before the work folder can be removed.
+      // Every part handed over is written or failed before its file can be removed.
       await Promise.allSettled(reads);
     }
     const { files, skipped } = partitionReads(await Promise.all(reads));
@@ -223,6 +222,6 @@ export async function storeInstances(
     const status = referenced.length === 0 ? 409 : failures.length > 0 ? 202 : 200;
     return { status, body };
   } finally {
-    await removeWorkDir(workDir);
+    await workFiles.remove();
   }
 }

@@ -18,7 +18,7 @@ export {
   type StudyForDocuments,
 } from './generated-instances.js';
 export { receivingTarget } from './study-routing.js';
-export { makeWorkDir, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';
+export { makeWorkDir, makeWorkFiles, removeStaleWorkDirs, removeWorkDir } from './work-dirs.js';
 export {
   fileReceivedStudy,
   findReceivedStudy,

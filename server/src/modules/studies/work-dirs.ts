@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -20,6 +21,53 @@ export async function makeWorkDir(tusDir: string, prefix: string): Promise<strin
     await fs.mkdir(unpacked, { recursive: true });
     return fs.mkdtemp(path.join(unpacked, prefix));
   }
+}
+
+/** This process's shared working folder, by tus folder: made once, never removed while it runs. */
+const sharedDirs = new Map<string, Promise<string>>();
+
+/**
+ * Files of their own for a request that writes a few (a STOW-RS request): named by a random prefix
+ * in this process's shared working folder, so that no folder is made and removed per request (on
+ * this machine's disk each costs a millisecond or more, a tenth of a one-instance STOW-RS).
+ * `remove` deletes those still there once the request is done; a crash leaves them in a folder of
+ * a process that is gone, which the clean-up removes a day later (removeStaleWorkDirs).
+ */
+export async function makeWorkFiles(tusDir: string): Promise<{
+  pathOf: (name: string) => string;
+  remove: () => Promise<void>;
+}> {
+  let shared = sharedDirs.get(tusDir);
+  if (!shared) {
+    shared = makeWorkDir(tusDir, `shared-${process.pid}-`);
+    sharedDirs.set(tusDir, shared);
+    // A failure is the caller's to report; the next request tries again.
+    shared.catch(() => sharedDirs.delete(tusDir));
+  }
+  const dir = await shared;
+  const prefix = crypto.randomBytes(8).toString('hex');
+  const made = new Set<string>();
+  return {
+    pathOf: (name) => {
+      const file = path.join(dir, `${prefix}-${name}`);
+      made.add(file);
+      return file;
+    },
+    remove: async () => {
+      // Files moved into storage are gone already: removing them again costs a failed lookup only.
+      await Promise.all([...made].map((file) => fs.rm(file, { force: true })));
+    },
+  };
+}
+
+/** Whether a working folder is one this process still uses (the clean-up leaves it alone). */
+async function isInUse(dir: string): Promise<boolean> {
+  for (const shared of sharedDirs.values()) {
+    if ((await shared.catch(() => undefined)) === dir) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The working folder named `name` beside the tus folder, not made yet. */
@@ -49,6 +97,9 @@ export async function removeStaleWorkDirs(tusDir: string, olderThanMs: number): 
   const names = await fs.readdir(unpacked).catch(() => [] as string[]);
   for (const name of names) {
     const dir = path.join(unpacked, name);
+    if (await isInUse(dir)) {
+      continue;
+    }
     // A folder its filing removes meanwhile is simply gone.
     const stat = await fs.stat(dir).catch(() => undefined);
     if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
