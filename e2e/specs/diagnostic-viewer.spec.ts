@@ -151,6 +151,9 @@ test('the viewer reads a CT phantom: millimetres and HU are right, the window dr
   // The measurements come back with the page.
   await patient.reload();
   await patient.getByRole('button', { name: /CT · Series 1/ }).click();
+  await expect(patient.getByTestId('viewer-stage')).toHaveAttribute('data-first-image-ms', /^\d+$/, {
+    timeout: 30_000,
+  });
   await expect.poll(() => measurementTexts(patient)).toContain(`${length.toFixed(1)} mm`);
   await expect.poll(() => measurementTexts(patient)).toMatch(/Mean: 100(\.0)? HU/);
 });
@@ -238,6 +241,10 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   expect((await listed()).map((annotation) => annotation.author.role)).toEqual(['RADIOLOGIST']);
   await patient.goto(`/imageview?image=${study.uid}`);
   await patient.getByRole('button', { name: /CT · Series 1/ }).click();
+  // Stored marks are placed once the first image is drawn (a cold viewer on a busy machine).
+  await expect(patient.getByTestId('viewer-stage')).toHaveAttribute('data-first-image-ms', /^\d+$/, {
+    timeout: 30_000,
+  });
   await expect.poll(() => measurementTexts(patient)).toContain(`${measured} mm`);
 
   // His key image opens the patient's viewer on that slice, in that window.

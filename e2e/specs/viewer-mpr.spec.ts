@@ -246,6 +246,8 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
   // And what it draws agrees: the axial planes are horizontal lines, the coronal ones vertical
   // lines, at distances whose ratio is the phantom's (29 slices of 1.25 mm against 40 rows of
   // 0.5 mm), the brighter (superior) axial one on top and the brighter (anterior) coronal one left.
+  // The pointer reaches only what is in the window: the planes may sit below the page's fold.
+  await sagittal.scrollIntoViewIfNeeded();
   const picture = await pictureOf(sagittal);
   const vertical = linesOf(columnProfile(picture, picture.height * 0.45, picture.height * 0.55));
   expect(vertical).toHaveLength(2);
