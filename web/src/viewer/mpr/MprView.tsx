@@ -29,6 +29,7 @@ import {
   type MprToolId,
   type PlaneId,
 } from './use-mpr-volume';
+import '../components/diagnostic-viewer.css';
 import './mpr.css';
 
 export interface MprViewProps {
