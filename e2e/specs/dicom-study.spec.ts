@@ -84,6 +84,22 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
     )
     .toBe(128);
 
+  // The MR's frames will fail to arrive for a while (below). The series list names the MR series
+  // before any frame is asked for; failing its frames from the start keeps the study's first,
+  // side-by-side opening from having them decoded and cached already.
+  let mrSeries: string | undefined;
+  let isFailingMrFrames = true;
+  await patient.route('**/dicomweb/studies/*/series', async (route) => {
+    const response = await route.fetch();
+    const datasets = (await response.json()) as Record<string, { Value?: string[] }>[];
+    mrSeries = datasets.find((dataset) => dataset['00080060']?.Value?.[0] === 'MR')?.['0020000E']?.Value?.[0];
+    await route.fulfill({ response });
+  });
+  await patient.route('**/frames/**', (route) =>
+    isFailingMrFrames && mrSeries && route.request().url().includes(`/series/${mrSeries}/`)
+      ? route.fulfill({ status: 503, body: '' })
+      : route.fallback(),
+  );
   // The patient opens the study: its series with their thumbnails, then the CT series in the viewer.
   await patient.getByRole('row').filter({ hasText: 'Study' }).getByText('View', { exact: true }).click();
   await expect(patient.getByText('Patient’s name in the files')).toBeVisible();
@@ -107,13 +123,12 @@ test('a physician files a CD folder after the wrong-patient warning; the patient
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 5 / 5');
 
   // When the server fails to send a frame, the viewer says which image, and Retry asks again.
-  await patient.route('**/frames/**', (route) => route.fulfill({ status: 503, body: '' }));
   await patient.getByRole('button', { name: /MR · Series 2/ }).click();
   const failure = patient
     .getByRole('alert')
     .filter({ hasText: 'Image 2 could not be fetched from the archive.' });
   await expect(failure).toBeVisible({ timeout: 30_000 });
-  await patient.unroute('**/frames/**');
+  isFailingMrFrames = false;
   await failure.getByRole('button', { name: 'Retry' }).click();
   await expect(patient.getByTestId('overlay-slice')).toHaveText('Im 2 / 3');
   await expect(failure).toBeHidden();
