@@ -27,9 +27,10 @@ const RLE = '1.2.840.10008.1.2.5';
 /**
  * The slowest /api/health these tests accept while a hostile file is read. A read on the main thread
  * held it for 4 to 20 s; the 100 ms goal itself is measured by the bench on a quiet machine
- * (bench/hostile.bench.ts), while here another test file shares the two cores.
+ * (bench/hostile.bench.ts), while here other test files share the two cores and a 277 ms answer
+ * was seen in CI with nothing on the main thread: 1 s still tells the two apart by a factor of four.
  */
-const HELD_MS = 250;
+const HELD_MS = 1_000;
 const OCTET_STREAM = 'multipart/related; type="application/octet-stream"';
 
 let t: TestApp;
