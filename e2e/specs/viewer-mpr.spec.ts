@@ -305,9 +305,15 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
   // whole square lights up; back to a thin plane, it does not.
   const axialBefore = litShare(await pictureOf(panes.axial));
   await page.getByLabel('Slab (mm)').fill('40');
-  await expect.poll(async () => litShare(await pictureOf(panes.axial))).toBeGreaterThan(axialBefore * 3);
+  // A slab is drawn by software WebGL here, which takes seconds on a busy machine.
+  const slabDrawn = { timeout: 30_000 };
+  await expect
+    .poll(async () => litShare(await pictureOf(panes.axial)), slabDrawn)
+    .toBeGreaterThan(axialBefore * 3);
   await page.getByLabel('Slab (mm)').fill('0');
-  await expect.poll(async () => litShare(await pictureOf(panes.axial))).toBeLessThan(axialBefore * 1.5);
+  await expect
+    .poll(async () => litShare(await pictureOf(panes.axial)), slabDrawn)
+    .toBeLessThan(axialBefore * 1.5);
 
   // Closing brings the stack viewer back, and it draws its image again.
   await page.getByRole('button', { name: 'Close MPR' }).click();
