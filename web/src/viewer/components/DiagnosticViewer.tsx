@@ -304,7 +304,7 @@ export default function DiagnosticViewer({
         modality={modality}
         slices={slices}
         datasets={metadata.data}
-        title={facts.seriesTitle}
+        title={facts.studyLabel ? `${facts.studyLabel} · ${facts.seriesTitle}` : facts.seriesTitle}
         onClose={() => setIsMpr(false)}
       />
     );
