@@ -248,3 +248,12 @@ export function shouldLinkByDefault(framesOfReference: readonly (string | null)[
     framesOfReference.every((uid) => uid !== null && uid !== '' && uid === framesOfReference[0])
   );
 }
+
+/** What linked viewports keep in step: the image shown (by position), the window, zoom and pan. */
+export type LinkKind = 'slice' | 'window' | 'zoomPan';
+
+/**
+ * What series of different frames of reference (a study and its prior) may keep in step: not the
+ * image shown, which a position in one patient space does not name in the other.
+ */
+export const POSITION_FREE_LINKS: readonly LinkKind[] = ['window', 'zoomPan'];

@@ -13,6 +13,7 @@ import {
   hangStudy,
   hangWithPrior,
   isImageSeries,
+  POSITION_FREE_LINKS,
   shouldLinkByDefault,
 } from '../../../viewer/hanging-protocols';
 import { isTextEntry } from '../../../viewer/keyboard';
@@ -247,7 +248,7 @@ export function StudyViewer({
         aria-pressed={isLinked}
         title={
           isCompared
-            ? 'Link viewports: window, zoom and pan together, and scrolling by the offset between the two when first linked'
+            ? 'Link viewports: window, zoom and pan together (not scrolling: the two studies lie in different patient spaces)'
             : 'Link viewports: scroll, window, zoom and pan together'
         }
         onClick={() => setLinkChoice({ layout: linkLayout, isLinked: !isLinked })}
@@ -348,6 +349,8 @@ export function StudyViewer({
                   onActivate: () => setActiveCell(cell),
                   engineId,
                   linkGroup: isLinked ? engineId : undefined,
+                  // A study and its prior in two patient spaces: window, zoom and pan only.
+                  linkKinds: isCompared && !isLinkedByDefault ? POSITION_FREE_LINKS : undefined,
                   keys,
                 }}
               />

@@ -12,7 +12,12 @@ import { ImageViewPage } from './ImageViewPage';
 vi.mock('../../../viewer/components/DiagnosticViewer', () => ({
   prepareViewer: () => Promise.resolve(),
   default: (props: DiagnosticViewerProps) => (
-    <div data-testid="viewer-stand-in" data-study={props.studyUid} data-series={props.seriesUid}>
+    <div
+      data-testid="viewer-stand-in"
+      data-study={props.studyUid}
+      data-series={props.seriesUid}
+      data-links={props.layoutCell?.linkGroup ? (props.layoutCell.linkKinds?.join(',') ?? 'all') : 'none'}
+    >
       <output>{props.facts.studyLabel ?? ''}</output>
       <span data-testid="stand-in-item">{props.itemUid}</span>
       {props.keyImages && <span>marks key images</span>}
@@ -154,6 +159,15 @@ describe('the reading room and the prior study', () => {
     expect(prior).toHaveTextContent('Prior · Mar 12, 2025');
     expect(within(prior!).getByTestId('stand-in-item')).toHaveTextContent(PRIOR_UID);
     expect(prior).not.toHaveTextContent('marks key images');
+
+    // Two patient spaces: unlinked at first; linked, they keep window, zoom and pan, not position.
+    const link = screen.getByRole('button', { name: 'Link viewports' });
+    expect(link).toHaveAttribute('aria-pressed', 'false');
+    expect(prior).toHaveAttribute('data-links', 'none');
+    await userEvent.click(link);
+    for (const viewport of screen.getAllByTestId('viewer-stand-in')) {
+      expect(viewport).toHaveAttribute('data-links', 'window,zoomPan');
+    }
 
     // With the prior's viewport active, the strip lists the prior's series and changes its own.
     await userEvent.click(within(prior!).getByRole('button', { name: /Activate/ }));
