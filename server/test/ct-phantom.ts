@@ -26,6 +26,8 @@ export interface CtPhantom {
   patientId: string;
   /** YYYYMMDD. */
   birthDate: string;
+  /** YYYYMMDD; 20260101 when not given. */
+  studyDate?: string;
   /** Series Number and Description, to tell apart two series of one study. */
   seriesNumber?: number;
   seriesDescription?: string;
@@ -91,7 +93,7 @@ function sliceDump(phantom: CtPhantom, index: number, sopUid: string, pixelFile:
     '(0008,0008) CS [ORIGINAL\\PRIMARY\\AXIAL]',
     '(0008,0016) UI =CTImageStorage',
     `(0008,0018) UI [${sopUid}]`,
-    '(0008,0020) DA [20260101]',
+    `(0008,0020) DA [${phantom.studyDate ?? '20260101'}]`,
     '(0008,0030) TM [120000]',
     '(0008,0050) SH [PHANTOM]',
     '(0008,0060) CS [CT]',

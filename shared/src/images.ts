@@ -30,6 +30,8 @@ export const imageSchema = z.object({
   width: z.number().int(),
   height: z.number().int(),
   createdAt: z.string(),
+  /** The patient the item is filed under (whose list, §10.1, holds it). */
+  patient_uid: z.uuid(),
   first_name: z.string(),
   last_name: z.string(),
   uploadedBy_title: z.string(),

@@ -8,6 +8,7 @@ export function toIsoDate(parts: { year: string; month: string; day: string }): 
 const SHORT_DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
 const LONG_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeZone: 'UTC' });
+const MEDIUM_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** en-US short date and time in the viewer's time zone, e.g. 11/22/26, 2:05 PM. */
 export function formatDateTime(iso: string): string {
@@ -22,4 +23,9 @@ export function formatBirthDate(isoDate: string): string {
 /** A calendar date (`YYYY-MM-DD`, such as a study's) in en-US short form, e.g. 3/4/26. */
 export function formatShortDate(isoDate: string): string {
   return SHORT_DATE.format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+/** A calendar date (`YYYY-MM-DD`) with its month named, e.g. Mar 12, 2025: what tells a prior study apart. */
+export function formatMediumDate(isoDate: string): string {
+  return MEDIUM_DATE.format(new Date(`${isoDate}T00:00:00Z`));
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   hangStudy,
+  hangWithPrior,
   isImageSeries,
   mammographyView,
+  matchPriorSeries,
+  MODALITIES_WITH_PRIOR,
   shouldLinkByDefault,
+  viewOfDescription,
   type HangableSeries,
 } from './hanging-protocols';
 
@@ -13,6 +17,10 @@ const series = (uid: string, modality: string, description = '', sopClassUid?: s
   description,
   number: null,
   ...(sopClassUid && { sopClassUid }),
+});
+const numbered = (uid: string, modality: string, description: string, number: number): HangableSeries => ({
+  ...series(uid, modality, description),
+  number,
 });
 
 describe('hanging protocols', () => {
@@ -78,5 +86,82 @@ describe('hanging protocols', () => {
     expect(shouldLinkByDefault(['1.2.3', '1.2.4'])).toBe(false);
     expect(shouldLinkByDefault(['1.2.3', null])).toBe(false);
     expect(shouldLinkByDefault(['1.2.3'])).toBe(false);
+  });
+
+  it('never hangs a study by its comparison protocol on its own', () => {
+    expect(hangStudy([series('a', 'CR')]).protocol).toBe('single-series');
+    expect(hangStudy([series('a', 'CT'), series('b', 'CT')]).protocol).toBe('cross-sectional-pair');
+  });
+});
+
+describe('hanging beside a prior', () => {
+  it('compares CT, MR, radiographs and mammograms, not the other modalities', () => {
+    expect([...MODALITIES_WITH_PRIOR].sort()).toEqual(['CR', 'CT', 'DX', 'MG', 'MR']);
+    expect(hangWithPrior([series('a', 'US')], [series('p', 'US')])).toBeNull();
+    expect(hangWithPrior([series('a', 'DX')], [series('p', 'DX')])).toMatchObject({ layout: '1x2' });
+  });
+
+  it('hangs the current best series on the left and the prior’s of its modality on the right', () => {
+    const current = [series('sr', 'SR'), series('ct', 'CT', 'Chest'), series('ct2', 'CT', 'Lung')];
+    const prior = [series('p-sr', 'SR'), series('p-mr', 'MR'), series('p-ct', 'CT', 'Abdomen')];
+    expect(hangWithPrior(current, prior)).toEqual({
+      protocol: 'current-beside-prior',
+      layout: '1x2',
+      cells: [
+        { study: 'current', series: 'ct' },
+        { study: 'prior', series: 'p-ct' },
+      ],
+    });
+  });
+
+  it('keeps the series the reader is on, when the prior has one to match it', () => {
+    const current = [series('ct', 'CT'), series('mr', 'MR', 'T2 axial')];
+    const prior = [series('p-ct', 'CT'), series('p-mr', 'MR', 'T2 axial')];
+    expect(hangWithPrior(current, prior, 'mr')?.cells).toEqual([
+      { study: 'current', series: 'mr' },
+      { study: 'prior', series: 'p-mr' },
+    ]);
+    // The prior has no CT: the current's MR is compared instead.
+    expect(hangWithPrior(current, [series('p-mr', 'MR')], 'ct')?.cells[0]).toEqual({
+      study: 'current',
+      series: 'mr',
+    });
+    expect(hangWithPrior(current, [series('p-pt', 'PT'), series('p-sr', 'SR')])).toBeNull();
+    expect(hangWithPrior([series('sr', 'SR')], [series('p-sr', 'SR')])).toBeNull();
+  });
+
+  it('matches by description, then plane or view, then series number', () => {
+    const current = numbered('c', 'CT', 'Thorax 1.0 B70f', 3);
+    const prior = [
+      numbered('number', 'CT', 'Abdomen', 3),
+      numbered('plane', 'MR', 'Thorax 1.0 B70f', 1),
+      numbered('same', 'CT', 'thorax 1,0 b70f', 7),
+    ];
+    expect(matchPriorSeries(current, prior)?.uid).toBe('same');
+    expect(matchPriorSeries(current, prior.slice(0, 2))?.uid).toBe('number');
+    const sagittal = numbered('c', 'MR', 'T1 SAG', 2);
+    expect(
+      matchPriorSeries(sagittal, [
+        numbered('ax', 'MR', 'T1 AX', 2),
+        numbered('sag', 'MR', 'T1 sagittal post', 5),
+      ])?.uid,
+    ).toBe('sag');
+    expect(
+      matchPriorSeries(series('c', 'MG', 'L MLO'), [
+        series('rcc', 'MG', 'R CC'),
+        series('lmlo', 'MG', 'LMLO'),
+      ])?.uid,
+    ).toBe('lmlo');
+    // Equally good: the prior's first.
+    expect(matchPriorSeries(series('c', 'CT'), [series('one', 'CT'), series('two', 'CT')])?.uid).toBe('one');
+    expect(matchPriorSeries(series('c', 'CT'), [series('mr', 'MR')])).toBeUndefined();
+  });
+
+  it('reads planes and views from series descriptions', () => {
+    expect(viewOfDescription('T2 TRA')).toBe('axial');
+    expect(viewOfDescription('Cor MPR 3mm')).toBe('coronal');
+    expect(viewOfDescription('Chest LAT')).toBe('lateral');
+    expect(viewOfDescription('R CC')).toBe('RCC');
+    expect(viewOfDescription('Corpus callosum')).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
  * Hanging protocols: how a study is laid out when it opens in the viewer, as data. Each protocol
  * says which studies it takes (modalities of their image series, how many series) and how it
  * hangs them (a layout, and which series goes in which cell); the first that takes the study wins.
+ * Protocols `withPrior` hang the study beside its prior instead, when the reader asks to compare.
  * Pure: the study page decides with it before the viewer's code has arrived.
  */
 
@@ -54,12 +55,17 @@ export function mammographyView(description: string): 'RCC' | 'LCC' | 'RMLO' | '
 /** The conventional screening hanging: craniocaudal views above, oblique below, right breast on the left. */
 const MAMMOGRAPHY_CELLS = ['RCC', 'LCC', 'RMLO', 'LMLO'] as const;
 
-type Arrangement = 'in-order' | 'mammography-views';
+type Arrangement = 'in-order' | 'mammography-views' | 'beside-prior';
 
 interface Protocol {
   id: string;
-  /** The modalities all the study's image series are of; any when absent. */
+  /**
+   * The modalities all the study's image series are of; any when absent. With a prior: those of
+   * the current series compared (and of the prior's series matched to it).
+   */
   modalities?: readonly string[];
+  /** Hangs the current study (left) beside its prior (right), only when comparing with it. */
+  withPrior?: boolean;
   /** How many image series the study has, at least and at most. */
   minSeries: number;
   maxSeries: number;
@@ -68,6 +74,15 @@ interface Protocol {
 }
 
 export const HANGING_PROTOCOLS: readonly Protocol[] = [
+  {
+    id: 'current-beside-prior',
+    modalities: ['CT', 'MR', 'CR', 'DX', 'MG'],
+    withPrior: true,
+    minSeries: 1,
+    maxSeries: Infinity,
+    layout: '1x2',
+    arrangement: 'beside-prior',
+  },
   {
     id: 'mammography-four-views',
     modalities: ['MG'],
@@ -89,7 +104,7 @@ export const HANGING_PROTOCOLS: readonly Protocol[] = [
 
 function arrange(series: readonly HangableSeries[], layout: LayoutId, arrangement: Arrangement) {
   const count = CELLS_OF_LAYOUT[layout];
-  if (arrangement === 'in-order') {
+  if (arrangement !== 'mammography-views') {
     return Array.from({ length: count }, (_, cell) => series[cell]?.uid ?? null);
   }
   const cells: (string | null)[] = MAMMOGRAPHY_CELLS.map(
@@ -105,6 +120,7 @@ export function hangStudy(series: readonly HangableSeries[]): Hanging {
   const images = series.filter(isImageSeries);
   const protocol = HANGING_PROTOCOLS.find(
     (candidate) =>
+      !candidate.withPrior &&
       images.length >= candidate.minSeries &&
       images.length <= candidate.maxSeries &&
       (!candidate.modalities || images.every((item) => candidate.modalities!.includes(item.modality))),
@@ -114,6 +130,111 @@ export function hangStudy(series: readonly HangableSeries[]): Hanging {
     layout: protocol.layout,
     cells: arrange(images, protocol.layout, protocol.arrangement),
   };
+}
+
+/** The modalities a study may be compared with its prior in: a prior must share one of them. */
+export const MODALITIES_WITH_PRIOR: readonly string[] = [
+  ...new Set(
+    HANGING_PROTOCOLS.flatMap((protocol) => (protocol.withPrior ? (protocol.modalities ?? []) : [])),
+  ),
+];
+
+/** Which study a viewport of a comparison shows. */
+export type StudyRole = 'current' | 'prior';
+
+export interface PriorHanging {
+  protocol: string;
+  layout: LayoutId;
+  /** The study and series of each cell, by cell. */
+  cells: { study: StudyRole; series: string }[];
+}
+
+const PLANES: [string, RegExp][] = [
+  ['axial', /\b(AX|AXI|AXIAL|TRA|TRANS|TRANSVERSE)\b/],
+  ['sagittal', /\b(SAG|SAGITTAL)\b/],
+  ['coronal', /\b(COR|CORONAL)\b/],
+  ['frontal', /\b(PA|AP|FRONTAL)\b/],
+  ['lateral', /\b(LAT|LATERAL)\b/],
+];
+
+/** The plane or view a series description names (axial, lateral, a mammogram's R CC…); undefined if none. */
+export function viewOfDescription(description: string): string | undefined {
+  const words = description.toUpperCase().replace(/[^A-Z]+/g, ' ');
+  return mammographyView(description) ?? PLANES.find(([, pattern]) => pattern.test(words))?.[0];
+}
+
+const normalized = (description: string) =>
+  description
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
+
+/**
+ * The prior's series that best matches a current one: of the same modality, then the same
+ * description, else the same plane or view, else the same series number; the first in the
+ * prior's order of those equally good. Undefined when the prior has none of that modality.
+ */
+export function matchPriorSeries(
+  current: HangableSeries,
+  prior: readonly HangableSeries[],
+): HangableSeries | undefined {
+  const view = viewOfDescription(current.description);
+  const score = (candidate: HangableSeries) =>
+    (normalized(current.description) !== '' &&
+    normalized(candidate.description) === normalized(current.description)
+      ? 4
+      : 0) +
+    (view !== undefined && viewOfDescription(candidate.description) === view ? 2 : 0) +
+    (current.number !== null && candidate.number === current.number ? 1 : 0);
+  let best: HangableSeries | undefined;
+  for (const candidate of prior) {
+    if (candidate.modality === current.modality && isImageSeries(candidate)) {
+      if (!best || score(candidate) > score(best)) {
+        best = candidate;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * The current study beside its prior, as the first protocol `withPrior` hangs them: on the left
+ * the current series `preferred` (the one the reader is on) if the prior has a match for it, else
+ * the first of the study's own hanging that has one; on the right the prior's match. Null when no
+ * protocol takes the pair or no series of the prior matches.
+ */
+export function hangWithPrior(
+  current: readonly HangableSeries[],
+  prior: readonly HangableSeries[],
+  preferred?: string | null,
+): PriorHanging | null {
+  const images = current.filter(isImageSeries);
+  const hung = hangStudy(current).cells;
+  const order = [
+    ...images.filter((item) => item.uid === preferred),
+    ...hung.flatMap((uid) => images.filter((item) => item.uid === uid)),
+    ...images,
+  ];
+  for (const protocol of HANGING_PROTOCOLS) {
+    if (!protocol.withPrior || images.length < protocol.minSeries || images.length > protocol.maxSeries) {
+      continue;
+    }
+    for (const left of order) {
+      const match =
+        protocol.modalities?.includes(left.modality) === false ? undefined : matchPriorSeries(left, prior);
+      if (match) {
+        return {
+          protocol: protocol.id,
+          layout: protocol.layout,
+          cells: [
+            { study: 'current', series: left.uid },
+            { study: 'prior', series: match.uid },
+          ],
+        };
+      }
+    }
+  }
+  return null;
 }
 
 /**
@@ -127,3 +248,12 @@ export function shouldLinkByDefault(framesOfReference: readonly (string | null)[
     framesOfReference.every((uid) => uid !== null && uid !== '' && uid === framesOfReference[0])
   );
 }
+
+/** What linked viewports keep in step: the image shown (by position), the window, zoom and pan. */
+export type LinkKind = 'slice' | 'window' | 'zoomPan';
+
+/**
+ * What series of different frames of reference (a study and its prior) may keep in step: not the
+ * image shown, which a position in one patient space does not name in the other.
+ */
+export const POSITION_FREE_LINKS: readonly LinkKind[] = ['window', 'zoomPan'];

@@ -146,6 +146,7 @@ describe('POST /api/user/upload-image', () => {
       content_type: 'image/png',
       width: 300,
       height: 200,
+      patient_uid: people.patient.id,
       first_name: 'Pat',
       last_name: 'One',
       uploadedBy_title: 'Dr.',

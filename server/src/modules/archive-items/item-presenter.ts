@@ -74,6 +74,7 @@ export function presentImages(
       width: row.width,
       height: row.height,
       createdAt: row.createdAt.toISOString(),
+      patient_uid: row.patientId,
       first_name: row.patientFirstName,
       last_name: row.patientLastName,
       uploadedBy_title: row.uploaderTitle,

@@ -19,6 +19,7 @@ import { seriesMetadataQuery } from '../../lib/dicomweb';
 import { registerSeriesStack, type StackSlice } from '../cornerstone/series-stack';
 import { failureMessage } from '../cornerstone/image-failure';
 import { linkViewport } from '../cornerstone/linked-viewports';
+import type { LinkKind } from '../hanging-protocols';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
@@ -71,6 +72,8 @@ export interface LayoutCell {
   engineId: string;
   /** The group of linked viewports (scroll, window, zoom and pan) this one is in; none when unlinked. */
   linkGroup?: string;
+  /** What the group keeps in step, when not all of it (a stable array). */
+  linkKinds?: readonly LinkKind[];
   /**
    * The layout's keyboard: its root hands every key pressed inside it (but in a text field) to
    * the handler the active viewport puts here, which says whether it took the key.
@@ -138,12 +141,13 @@ export default function DiagnosticViewer({
   // Linked, the viewport follows the others' scrolling, window, zoom and pan, and they follow it.
   const engineId = layoutCell?.engineId;
   const linkGroup = layoutCell?.linkGroup;
+  const linkKinds = layoutCell?.linkKinds;
   useEffect(() => {
     if (!viewport || !engineId || !linkGroup) {
       return undefined;
     }
-    return linkViewport(linkGroup, { renderingEngineId: engineId, viewportId: viewport.id });
-  }, [viewport, engineId, linkGroup]);
+    return linkViewport(linkGroup, { renderingEngineId: engineId, viewportId: viewport.id }, linkKinds);
+  }, [viewport, engineId, linkGroup, linkKinds]);
   // In a layout of several viewports, full screen shows them all.
   const view = useViewCommands(viewport, layoutCell?.container ?? section);
   // Stored annotations are placed once an image is drawn: the viewport's frame of reference and
@@ -304,7 +308,7 @@ export default function DiagnosticViewer({
         modality={modality}
         slices={slices}
         datasets={metadata.data}
-        title={facts.seriesTitle}
+        title={facts.studyLabel ? `${facts.studyLabel} · ${facts.seriesTitle}` : facts.seriesTitle}
         onClose={() => setIsMpr(false)}
       />
     );

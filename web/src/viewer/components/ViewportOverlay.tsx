@@ -4,6 +4,11 @@ import { formatWindow, type Window } from '../cornerstone/window-presets';
 
 export interface OverlayFacts {
   patientName: string;
+  /**
+   * Which study this is when two are compared, with its date ("Prior · Mar 12, 2025"); it then
+   * stands first, in place of the date.
+   */
+  studyLabel?: string;
   studyDate: string;
   studyDescription: string;
   seriesTitle: string;
@@ -31,8 +36,13 @@ export function ViewportOverlay({
   return (
     <div className="viewer-overlay" aria-hidden="true">
       <div className="viewer-overlay-corner top-left">
+        {facts.studyLabel && (
+          <div className="viewer-overlay-study" data-testid="overlay-study">
+            {facts.studyLabel}
+          </div>
+        )}
         <div>{facts.patientName}</div>
-        <div>{facts.studyDate}</div>
+        {!facts.studyLabel && <div>{facts.studyDate}</div>}
         <div>{facts.studyDescription}</div>
       </div>
       <div className="viewer-overlay-corner top-right">

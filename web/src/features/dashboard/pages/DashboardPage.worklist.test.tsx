@@ -54,6 +54,7 @@ function item(uid: string, study: boolean) {
     width: 32,
     height: 32,
     createdAt: '2026-11-20T09:00:00.000Z',
+    patient_uid: '0b6f2f7e-2222-4a2b-8c3d-000000000003',
     first_name: 'Pat',
     last_name: 'One',
     uploadedBy_title: 'Dr.',

@@ -26,10 +26,11 @@ export async function listStudySeries(studyUid: string, signal?: AbortSignal): P
     .filter((series) => series.uid !== '');
 }
 
-export function useStudySeries(studyUid: string) {
+export function useStudySeries(studyUid: string, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: ['dicomweb', 'series', studyUid],
     queryFn: ({ signal }) => listStudySeries(studyUid, signal),
+    enabled: options.enabled !== false,
   });
 }
 

@@ -74,6 +74,7 @@ export function ItemView({ data }: { data: Image }) {
     return (
       <StudyViewer
         itemUid={data.uid}
+        filing={data}
         study={data.study}
         patientName={`${data.first_name} ${data.last_name}`}
         focus={focus}
@@ -102,6 +103,7 @@ export function ItemView({ data }: { data: Image }) {
           <PatientInFiles study={data.study} className="mb-3" />
           <StudyViewer
             itemUid={data.uid}
+            filing={data}
             study={data.study}
             patientName={`${data.first_name} ${data.last_name}`}
             focus={focus}

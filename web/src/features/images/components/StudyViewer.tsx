@@ -3,16 +3,24 @@ import { useQueries, useQueryClient } from '@tanstack/react-query';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
-import { firstValue, type KeyImage, type StudySummary } from '@ra/shared';
+import { firstValue, type Image, type KeyImage, type StudySummary } from '@ra/shared';
 import type { KeyImageMarking, LayoutCell } from '../../../viewer/components/DiagnosticViewer';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useSeriesOfInstance, useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
 import { seriesMetadataQuery } from '../../../lib/dicomweb';
-import { hangStudy, isImageSeries, shouldLinkByDefault } from '../../../viewer/hanging-protocols';
+import {
+  hangStudy,
+  hangWithPrior,
+  isImageSeries,
+  POSITION_FREE_LINKS,
+  shouldLinkByDefault,
+} from '../../../viewer/hanging-protocols';
 import { isTextEntry } from '../../../viewer/keyboard';
 import { DiagnosticViewer, prepareDiagnosticViewer } from '../../../viewer/viewer-code';
+import { ComparePriorButton } from './ComparePriorButton';
 import { SeriesList, seriesTitle } from './SeriesList';
+import { studyLabel, usePriorComparison, type ShownStudy } from './use-prior-comparison';
 import { layoutOf, seriesOfCells, VIEWER_LAYOUTS, type ViewerLayout } from './viewer-layouts';
 import './study-viewer.css';
 
@@ -37,10 +45,12 @@ function keyOf(keyImage: KeyImage | null): string {
  * while the series load, or when none has images). Two or four viewports compare series, on one
  * rendering engine, linked when their series share a frame of reference; the list and the toolbar
  * act on the active one. In the reading room (`isReading`) the same layout fills the window, dark,
- * with the series as a strip of thumbnails and `notes` in a side panel.
+ * with the series as a strip of thumbnails and `notes` in a side panel; there, when the patient
+ * has a prior study the user may see, "Compare with prior" hangs the study beside it.
  */
 export function StudyViewer({
   itemUid,
+  filing,
   study,
   patientName,
   focus,
@@ -51,6 +61,8 @@ export function StudyViewer({
   children,
 }: {
   itemUid: string;
+  /** Whose list the item is in and when it was uploaded: what its prior is found by. */
+  filing: Pick<Image, 'patient_uid' | 'createdAt'>;
   study: StudySummary;
   /** The archive's name of the patient, for the viewer's overlay. */
   patientName: string;
@@ -84,44 +96,82 @@ export function StudyViewer({
     chosenUid ?? (focus && !isFocusMissing ? (focusSeries.data ?? null) : (seriesOfImages[0] ?? null));
   const isFocused = focus !== null && chosenUid === null && firstUid === focusSeries.data;
 
+  // In the reading room, the study beside its prior when the user compares them.
+  const priorStudy = usePriorComparison({
+    item: { uid: itemUid, ...filing },
+    study,
+    series: series.data,
+    isEnabled: isReading,
+  });
+  const [isComparing, setIsComparing] = useState(false);
+  const isCompared = isComparing && priorStudy !== null;
+  const priorHanging =
+    isCompared && series.data && priorStudy.series.data
+      ? hangWithPrior(series.data, priorStudy.series.data, firstUid)
+      : null;
+  // Each side's series the user chose while comparing, by viewport.
+  const [compareChoices, setCompareChoices] = useState<(string | undefined)[]>([]);
+
   // The layout the user chose, else the hanging protocol's.
   const [chosenLayout, setChosenLayout] = useState<ViewerLayout | null>(null);
-  const layout = chosenLayout ?? layoutOf(hanging.layout);
+  const layout = isCompared ? layoutOf('1x2') : (chosenLayout ?? layoutOf(hanging.layout));
   // The other viewports' series, by viewport (index 0 unused).
   const [otherChoices, setOtherChoices] = useState<(string | undefined)[]>([]);
-  const cells = seriesOfCells(layout.cells, firstUid, otherChoices, seriesOfImages);
+  const currentStudy: ShownStudy = { role: 'current', itemUid, study, series };
+  const cells: { source: ShownStudy; uid: string | null }[] = isCompared
+    ? [
+        { source: currentStudy, uid: compareChoices[0] ?? priorHanging?.cells[0]?.series ?? firstUid },
+        {
+          source: priorStudy,
+          uid:
+            compareChoices[1] ??
+            priorHanging?.cells[1]?.series ??
+            priorStudy.series.data?.find(isImageSeries)?.uid ??
+            null,
+        },
+      ]
+    : seriesOfCells(layout.cells, firstUid, otherChoices, seriesOfImages).map((uid) => ({
+        source: currentStudy,
+        uid,
+      }));
   const [activeCell, setActiveCell] = useState(0);
   const active = Math.min(activeCell, layout.cells - 1);
+  const activeStudy = cells[active]?.source ?? currentStudy;
   const [toolbarSlot, setToolbarSlot] = useState<HTMLDivElement | null>(null);
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const keys: LayoutCell['keys'] = useRef(null);
   const engineId = `layout-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const choose = (uid: string) => {
-    if (active === 0) {
+    if (isCompared) {
+      setCompareChoices((current) => Object.assign([...current], { [active]: uid }));
+    } else if (active === 0) {
       setChosen({ uid, focus: keyOf(focus) });
     } else {
       setOtherChoices((current) => Object.assign([...current], { [active]: uid }));
     }
   };
 
-  // Linked by default when the series shown share a frame of reference; the user's choice holds
-  // for the layout until another layout is chosen.
-  const shownUids = cells.filter((uid): uid is string => uid !== null);
-  const distinctUids = [...new Set(shownUids)];
+  // Linked by default when the series shown share a frame of reference (a prior has its own, so
+  // is not); the user's choice holds for the layout (comparing is one) until another is chosen.
+  const shownKeys = cells.flatMap(({ source, uid }) =>
+    uid ? [`${source.study.study_instance_uid}|${uid}`] : [],
+  );
+  const distinctKeys = [...new Set(shownKeys)];
   const metadata = useQueries({
-    queries: distinctUids.map((uid) => ({
-      ...seriesMetadataQuery(studyUid, uid),
-      enabled: shownUids.length > 1,
+    queries: distinctKeys.map((key) => ({
+      ...seriesMetadataQuery(...(key.split('|') as [string, string])),
+      enabled: shownKeys.length > 1,
     })),
   });
-  const frameOf = (uid: string) => {
-    const first = metadata[distinctUids.indexOf(uid)]?.data?.[0];
+  const frameOf = (key: string) => {
+    const first = metadata[distinctKeys.indexOf(key)]?.data?.[0];
     return (first && firstValue(first, FRAME_OF_REFERENCE_UID)) || null;
   };
-  const isLinkedByDefault = shouldLinkByDefault(shownUids.map(frameOf));
+  const isLinkedByDefault = shouldLinkByDefault(shownKeys.map(frameOf));
+  const linkLayout = isCompared ? 'beside-prior' : layout.id;
   const [linkChoice, setLinkChoice] = useState<{ layout: string; isLinked: boolean } | null>(null);
   const isLinked =
-    shownUids.length > 1 && (linkChoice?.layout === layout.id ? linkChoice.isLinked : isLinkedByDefault);
+    shownKeys.length > 1 && (linkChoice?.layout === linkLayout ? linkChoice.isLinked : isLinkedByDefault);
 
   const queryClient = useQueryClient();
   // The viewer's chunk comes while the series are listed, and the series' metadata while the
@@ -162,22 +212,28 @@ export function StudyViewer({
     }
   };
 
-  const viewerFacts = {
+  const factsOf = (shown: StudySummary) => ({
     patientName,
-    studyDate: study.study_date ? formatShortDate(study.study_date) : '',
-    studyDescription: study.study_description,
-  };
+    studyDate: shown.study_date ? formatShortDate(shown.study_date) : '',
+    studyDescription: shown.study_description,
+  });
   const isSingle = layout.cells === 1;
+  const isLayoutPressed = (id: string) => !isCompared && id === layout.id;
   const canCompare = seriesOfImages.length > 1 || !isSingle;
   const layoutButtons = canCompare ? (
     <ButtonGroup size="sm" aria-label="Viewports">
       {VIEWER_LAYOUTS.map((choice) => (
         <Button
           key={choice.id}
-          variant={choice.id === layout.id ? 'secondary' : isReading ? 'outline-light' : 'outline-secondary'}
-          aria-pressed={choice.id === layout.id}
+          variant={
+            isLayoutPressed(choice.id) ? 'secondary' : isReading ? 'outline-light' : 'outline-secondary'
+          }
+          aria-pressed={isLayoutPressed(choice.id)}
           aria-label={`${VIEWPORT_COUNTS[choice.cells]} (${choice.label})`}
-          onClick={() => setChosenLayout(choice)}
+          onClick={() => {
+            setChosenLayout(choice);
+            setIsComparing(false);
+          }}
         >
           {choice.label}
         </Button>
@@ -185,47 +241,75 @@ export function StudyViewer({
     </ButtonGroup>
   ) : null;
   const linkButton =
-    shownUids.length > 1 ? (
+    shownKeys.length > 1 ? (
       <Button
         size="sm"
         variant={isLinked ? 'info' : isReading ? 'outline-light' : 'outline-secondary'}
         aria-pressed={isLinked}
-        title="Link viewports: scroll, window, zoom and pan together"
-        onClick={() => setLinkChoice({ layout: layout.id, isLinked: !isLinked })}
+        title={
+          isCompared
+            ? 'Link viewports: window, zoom and pan together (not scrolling: the two studies lie in different patient spaces)'
+            : 'Link viewports: scroll, window, zoom and pan together'
+        }
+        onClick={() => setLinkChoice({ layout: linkLayout, isLinked: !isLinked })}
       >
         Link viewports
       </Button>
     ) : null;
+  const comparePriorButton = priorStudy && (
+    <ComparePriorButton
+      priorLabel={studyLabel(priorStudy)}
+      isOn={isCompared}
+      onToggle={() => setIsComparing(!isCompared)}
+    />
+  );
+  // The active viewport's study: the prior's series are chosen from when its viewport is active.
+  const listed = activeStudy.series;
   const seriesList = (
     <>
-      {series.isPending && <PageSpinner label="Loading the series…" />}
-      {series.isError && (
+      {isCompared && <p className="reading-series-study">{studyLabel(activeStudy)}</p>}
+      {listed.isPending && <PageSpinner label="Loading the series…" />}
+      {listed.isError && (
         <Alert variant="danger">
           <p>The series could not be loaded.</p>
-          <Button variant="outline-danger" size="sm" onClick={() => void series.refetch()}>
+          <Button variant="outline-danger" size="sm" onClick={() => void listed.refetch()}>
             Retry
           </Button>
         </Alert>
       )}
-      {series.data?.length === 0 && <p className="text-body-secondary">This study has no series.</p>}
-      {series.data && series.data.length > 0 && (
+      {listed.data?.length === 0 && <p className="text-body-secondary">This study has no series.</p>}
+      {listed.data && listed.data.length > 0 && (
         <SeriesList
-          studyUid={studyUid}
-          series={series.data}
-          currentUid={cells[active] ?? null}
+          studyUid={activeStudy.study.study_instance_uid}
+          series={listed.data}
+          currentUid={cells[active]?.uid ?? null}
           onChoose={choose}
         />
       )}
     </>
   );
   const grid =
-    isSingle && !cells[0] ? (
+    isSingle && !cells[0]?.uid ? (
       children
     ) : (
       <div className="viewer-layout-grid">
-        {cells.map((uid, cell) => {
-          const current = uid ? series.data?.find((item) => item.uid === uid) : undefined;
-          const isFocusCell = cell === 0 && isFocused;
+        {cells.map(({ source, uid }, cell) => {
+          const current = uid ? source.series.data?.find((item) => item.uid === uid) : undefined;
+          const isFocusCell = cell === 0 && isFocused && source.role === 'current' && uid === firstUid;
+          const shownStudyUid = source.study.study_instance_uid;
+          if (!current && source.role === 'prior' && !source.series.isSuccess) {
+            // The prior's series, still listed or not to be had: the current study stays as it is.
+            return source.series.isError ? (
+              <Alert key={`prior-${cell}`} variant="danger">
+                <p>The prior study's series could not be loaded.</p>
+                <Button variant="outline-danger" size="sm" onClick={() => void source.series.refetch()}>
+                  Retry
+                </Button>
+              </Alert>
+            ) : (
+              <PageSpinner key={`prior-${cell}`} label="Loading the prior study…" />
+            );
+          }
           if (!current) {
             return (
               <button
@@ -240,16 +324,24 @@ export function StudyViewer({
             );
           }
           return (
-            <Suspense key={`${cell}|${current.uid}`} fallback={<PageSpinner label="Loading the viewer…" />}>
+            <Suspense
+              key={`${cell}|${shownStudyUid}|${current.uid}`}
+              fallback={<PageSpinner label="Loading the viewer…" />}
+            >
               <DiagnosticViewer
                 key={isFocusCell ? `${current.uid}|${keyOf(focus)}` : current.uid}
-                itemUid={itemUid}
-                studyUid={studyUid}
+                itemUid={source.itemUid}
+                studyUid={shownStudyUid}
                 seriesUid={current.uid}
                 modality={current.modality}
-                facts={{ ...viewerFacts, seriesTitle: `${current.modality} · ${seriesTitle(current)}` }}
+                facts={{
+                  ...factsOf(source.study),
+                  ...(isCompared && { studyLabel: studyLabel(source) }),
+                  seriesTitle: `${current.modality} · ${seriesTitle(current)}`,
+                }}
                 initialView={isFocusCell ? (focus ?? undefined) : undefined}
-                keyImages={keyImages}
+                // Key images are marked in the note on this study, not on its prior.
+                keyImages={source.role === 'current' ? keyImages : undefined}
                 layoutCell={{
                   isActive: cell === active,
                   toolbarSlot,
@@ -257,6 +349,8 @@ export function StudyViewer({
                   onActivate: () => setActiveCell(cell),
                   engineId,
                   linkGroup: isLinked ? engineId : undefined,
+                  // A study and its prior in two patient spaces: window, zoom and pan only.
+                  linkKinds: isCompared && !isLinkedByDefault ? POSITION_FREE_LINKS : undefined,
                   keys,
                 }}
               />
@@ -287,6 +381,7 @@ export function StudyViewer({
           </Button>
           {layoutButtons}
           {linkButton}
+          {comparePriorButton}
           <div ref={setToolbarSlot} className="reading-toolbar" />
           {notes && (
             <Button

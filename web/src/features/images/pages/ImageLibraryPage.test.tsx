@@ -14,6 +14,7 @@ const PATIENT = meSchema.parse({
 });
 
 const ITEM = {
+  patient_uid: '0b6f2f7e-2222-4a2b-8c3d-000000000003',
   first_name: 'Paula',
   last_name: 'Patient',
   uploadedBy_title: 'Dr.',

@@ -47,6 +47,7 @@ const PHYSICIAN = meSchema.parse({
 
 const TOKEN = 'access-token-of-ada';
 const UID = '7c1e4a52-1111-4d43-9d55-0a4f6f0a4b01';
+const PATIENT_UID = '0b6f2f7e-2222-4a2b-8c3d-000000000003';
 const STUDY = '1.2.826.0.1.3680043.2.1125.1';
 const STUDY_PATH = `/dicomweb/studies/${STUDY}`;
 const CT = {
@@ -92,6 +93,7 @@ function itemAnswer(isStudy = true, authors: unknown[] = []) {
         width: 1024,
         height: 768,
         createdAt: '2026-03-05T10:00:00.000Z',
+        patient_uid: PATIENT_UID,
         first_name: 'Paula',
         last_name: 'Patient',
         uploadedBy_title: 'Dr.',

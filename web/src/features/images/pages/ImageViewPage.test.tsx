@@ -35,6 +35,7 @@ function itemOf(study: unknown) {
       width: 1024,
       height: 768,
       createdAt: '2026-03-05T10:00:00.000Z',
+      patient_uid: '0b6f2f7e-2222-4a2b-8c3d-000000000003',
       first_name: 'Paula',
       last_name: 'Patient',
       uploadedBy_title: 'Dr.',
