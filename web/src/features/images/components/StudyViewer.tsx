@@ -4,7 +4,9 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { firstValue, type KeyImage, type StudySummary } from '@ra/shared';
-import type { KeyImageMarking, LayoutCell } from '../../../viewer/components/DiagnosticViewer';
+import type { FrameRequest, KeyImageMarking, LayoutCell } from '../../../viewer/components/DiagnosticViewer';
+import { ReportedMeasurementsPanel } from '../../../viewer/components/ReportedMeasurementsPanel';
+import type { FrameToShow } from '../../../viewer/reported-measurements';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useSeriesOfInstance, useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
@@ -96,12 +98,23 @@ export function StudyViewer({
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const keys: LayoutCell['keys'] = useRef(null);
   const engineId = `layout-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const choose = (uid: string) => {
-    if (active === 0) {
+  const choose = (uid: string, cell = active) => {
+    if (cell === 0) {
       setChosen({ uid, focus: keyOf(focus) });
     } else {
-      setOtherChoices((current) => Object.assign([...current], { [active]: uid }));
+      setOtherChoices((current) => Object.assign([...current], { [cell]: uid }));
     }
+  };
+  // A report's measurement: shown in the viewport that has its series, else in the active one.
+  const [shown, setShown] = useState<(FrameRequest & { cell: number }) | null>(null);
+  const showFrame = (frame: FrameToShow) => {
+    const open = cells.indexOf(frame.series_instance_uid);
+    const cell = open >= 0 ? open : active;
+    if (open < 0) {
+      choose(frame.series_instance_uid, cell);
+    }
+    setActiveCell(cell);
+    setShown({ frame, cell });
   };
 
   // Linked by default when the series shown share a frame of reference; the user's choice holds
@@ -213,7 +226,10 @@ export function StudyViewer({
           studyUid={studyUid}
           series={series.data}
           currentUid={cells[active] ?? null}
-          onChoose={choose}
+          onChoose={(uid) => {
+            setShown(null);
+            choose(uid);
+          }}
         />
       )}
     </>
@@ -250,6 +266,7 @@ export function StudyViewer({
                 facts={{ ...viewerFacts, seriesTitle: `${current.modality} · ${seriesTitle(current)}` }}
                 initialView={isFocusCell ? (focus ?? undefined) : undefined}
                 keyImages={keyImages}
+                frameToShow={shown?.cell === cell ? shown : undefined}
                 layoutCell={{
                   isActive: cell === active,
                   toolbarSlot,
@@ -303,6 +320,7 @@ export function StudyViewer({
         <div className="reading-body">
           <nav className="reading-series" aria-label="Series">
             {seriesList}
+            <ReportedMeasurementsPanel itemUid={itemUid} onShow={showFrame} isDark />
           </nav>
           <div className="reading-viewports">
             {isFocusMissing && (
@@ -326,6 +344,7 @@ export function StudyViewer({
           Series
         </h2>
         {seriesList}
+        <ReportedMeasurementsPanel itemUid={itemUid} onShow={showFrame} />
       </section>
       <div className="col-md-8 col-lg-9">
         {isFocusMissing && <Alert variant="warning">The key image could not be found in this study.</Alert>}
