@@ -12,6 +12,7 @@ import { filesRoutes } from './modules/storage/files.routes.js';
 import { patientsRoutes } from './modules/patients/patients.routes.js';
 import { imagesRoutes } from './modules/archive-items/archive-items.routes.js';
 import { annotationsRoutes } from './modules/annotations/annotations.routes.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import type { Server } from '@tus/server';
 import type Stripe from 'stripe';
@@ -42,6 +43,7 @@ export function registerRoutes(
   patientsRoutes(app, ctx, requireUser);
   imagesRoutes(app, ctx, requireUser);
   annotationsRoutes(app, ctx, requireUser);
+  reportsRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
   incomingRoutes(app, ctx, requireUser);
   const dicomwebLimits = dicomwebRateLimits(app, ctx.config);

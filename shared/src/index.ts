@@ -21,3 +21,4 @@ export * from './dicomweb.js';
 export * from './in-parallel.js';
 export * from './dicom-bundle.js';
 export * from './patient-match.js';
+export * from './reported-annotations.js';

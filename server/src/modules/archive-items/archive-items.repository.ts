@@ -63,6 +63,15 @@ export async function notesOfAuthor(db: Queryable, authorId: string, itemIds: st
   return new Map(rows.map((row) => [row.itemId, row.isWritten]));
 }
 
+/** Everyone who has a note on the item, written or emptied (the authors of the documents the archive writes). */
+export async function noteAuthorsOf(db: Queryable, itemId: string): Promise<string[]> {
+  const rows = await db
+    .select({ authorId: itemNotes.authorId })
+    .from(itemNotes)
+    .where(eq(itemNotes.itemId, itemId));
+  return rows.map((row) => row.authorId);
+}
+
 /*
  * The list queries take `readable`, the access policy's condition on image rows (the images the
  * caller may see); they never decide it themselves.

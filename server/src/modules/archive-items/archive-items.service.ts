@@ -178,6 +178,11 @@ export function notesOfAuthor(
     : Promise.resolve(new Map<string, boolean>());
 }
 
+/** The authors of the item's notes: the people whose SR and KO documents the archive may have written into it. */
+export function noteAuthorsOf(ctx: AppContext, itemId: string): Promise<string[]> {
+  return repo.noteAuthorsOf(ctx.db, itemId);
+}
+
 /**
  * One author's analysis of an item as it stands: their note and key images, with the item's kind
  * and patient and the author's name; undefined when they wrote none. For work done after the note

@@ -3,6 +3,7 @@ export {
   analysisOf,
   announceNewItem,
   checkRecommendation,
+  noteAuthorsOf,
   notesOfAuthor,
   presentItems,
   recordNewItem,
@@ -11,7 +12,7 @@ export {
   thumbnailUrlOf,
   type Uploader,
 } from './archive-items.service.js';
-export { areFramesOfStudy, type FrameReference } from './study-frames.js';
+export { areFramesOfStudy, instancesOfStudy, type FrameReference } from './study-frames.js';
 export { STUDY_SUMMARY_COLUMNS, studySummaryOf } from './study-summary.js';
 export { itemsWithoutThumbnail } from './archive-items.service.js';
 export { THUMBNAIL_JOB, thumbnailJob } from './thumbnail.job.js';

@@ -9,6 +9,27 @@ export interface FrameReference {
   frame: number;
 }
 
+/** An instance of a study, as frame references are checked against it. */
+export interface StudyInstanceOfFrames {
+  sopInstanceUid: string;
+  seriesInstanceUid: string;
+  numberOfFrames: number;
+}
+
+/** Of these SOP Instance UIDs, those filed in the study `itemId`, by UID; in one query. */
+export async function instancesOfStudy(
+  db: Queryable,
+  itemId: string,
+  sopInstanceUids: readonly string[],
+): Promise<Map<string, StudyInstanceOfFrames>> {
+  const sopUids = [...new Set(sopInstanceUids)];
+  if (sopUids.length === 0) {
+    return new Map();
+  }
+  const rows = await repo.findInstancesOfStudy(db, itemId, sopUids);
+  return new Map(rows.map((row) => [row.sopInstanceUid, row]));
+}
+
 /**
  * Whether every reference names an instance filed in the study `itemId` (in the series named, when
  * one is), and one of its frames; in one query whatever the number of references.
@@ -21,9 +42,10 @@ export async function areFramesOfStudy(
   if (references.length === 0) {
     return true;
   }
-  const sopUids = [...new Set(references.map((reference) => reference.sopInstanceUid))];
-  const instances = new Map(
-    (await repo.findInstancesOfStudy(db, itemId, sopUids)).map((row) => [row.sopInstanceUid, row]),
+  const instances = await instancesOfStudy(
+    db,
+    itemId,
+    references.map((reference) => reference.sopInstanceUid),
   );
   return references.every((reference) => {
     const instance = instances.get(reference.sopInstanceUid);

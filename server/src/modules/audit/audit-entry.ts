@@ -8,7 +8,8 @@ export type AuditRecord =
   | 'patient-list'
   | 'profile'
   | 'annotation'
-  | 'annotation-list';
+  | 'annotation-list'
+  | 'reported-annotation-list';
 
 /** One row of the append-only audit log: who did what to which record, from where. */
 export interface AuditEntry {

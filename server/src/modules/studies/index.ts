@@ -29,3 +29,4 @@ export { STUDY_PREVIEW_JOB, studyPreviewJob } from './study-preview.job.js';
 export { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 export { workDirCleanupJob } from './work-dir-cleanup.job.js';
 export { removedFilesJob } from './removed-files.job.js';
+export { structuredReportsOf, type StoredStructuredReport } from './structured-reports.js';

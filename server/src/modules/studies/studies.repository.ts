@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { isAnyUuidOf } from '../../db/any-of.js';
 import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances, dicomSeries, studies } from '../../db/schema/studies.js';
 import { users } from '../../db/schema/users.js';
@@ -357,4 +358,79 @@ export async function deleteSeriesInstances(
     .where(eq(archiveItems.id, itemId));
   const keys = deleted.map((row) => row.storageKey);
   return left?.count === 0 && series.thumbnailKey ? [...keys, series.thumbnailKey] : keys;
+}
+
+/** The SOP classes of Structured Reports that may hold TID 1500 measurements (PS3.4 B.5). */
+const MEASUREMENT_REPORT_CLASSES = [
+  '1.2.840.10008.5.1.4.1.1.88.22', // Enhanced SR
+  '1.2.840.10008.5.1.4.1.1.88.33', // Comprehensive SR
+  '1.2.840.10008.5.1.4.1.1.88.34', // Comprehensive 3D SR
+  '1.2.840.10008.5.1.4.1.1.88.35', // Extensible SR
+];
+
+/**
+ * The study's Structured Reports of those classes, outside the series `exceptSeries`, in series
+ * then instance order: at most `limit`, and only while their stored metadata comes to at most
+ * `maxBytes` together (its stored size, read without reading it). Of their stored attributes only
+ * the content tree (0040A730), the Content Date (00080023) and the Author Observer Sequence
+ * (0040A078) are read.
+ */
+export async function findStructuredReports(
+  db: Queryable,
+  itemId: string,
+  exceptSeries: string[],
+  bounds: { limit: number; maxBytes: number },
+) {
+  const candidates = await db
+    .select({
+      id: dicomInstances.id,
+      bytes: sql<number>`pg_column_size(${dicomInstances.metadata})::integer`,
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(
+      and(
+        eq(dicomInstances.itemId, itemId),
+        inArray(dicomInstances.sopClassUid, MEASUREMENT_REPORT_CLASSES),
+        exceptSeries.length > 0 ? notInArray(dicomSeries.seriesInstanceUid, exceptSeries) : undefined,
+      ),
+    )
+    .orderBy(
+      sql`${dicomSeries.seriesNumber} asc nulls last`,
+      dicomSeries.seriesInstanceUid,
+      sql`${dicomInstances.instanceNumber} asc nulls last`,
+      dicomInstances.sopInstanceUid,
+    )
+    .limit(bounds.limit);
+  const ids: string[] = [];
+  let bytes = 0;
+  for (const candidate of candidates) {
+    bytes += candidate.bytes;
+    if (bytes > bounds.maxBytes) {
+      break;
+    }
+    ids.push(candidate.id);
+  }
+  if (ids.length === 0) {
+    return [];
+  }
+  const attribute = (tag: string) => sql<unknown>`${dicomInstances.metadata} -> ${tag}`;
+  const rows = await db
+    .select({
+      id: dicomInstances.id,
+      seriesInstanceUid: dicomSeries.seriesInstanceUid,
+      seriesDescription: dicomSeries.seriesDescription,
+      sopInstanceUid: dicomInstances.sopInstanceUid,
+      content: attribute('0040A730'),
+      contentDate: attribute('00080023'),
+      authorObserver: attribute('0040A078'),
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(isAnyUuidOf(dicomInstances.id, ids));
+  const byId = new Map(rows.map(({ id, ...row }) => [id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [row] : [];
+  });
 }

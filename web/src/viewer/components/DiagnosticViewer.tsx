@@ -22,12 +22,14 @@ import { linkViewport } from '../cornerstone/linked-viewports';
 import type { LinkKind } from '../hanging-protocols';
 import { setUpCornerstone } from '../cornerstone/setup';
 import { useAnnotationSync } from '../cornerstone/use-annotation-sync';
+import { useReportedDrawing } from '../cornerstone/use-reported-drawing';
 import { useStackViewport } from '../cornerstone/use-stack-viewport';
 import { useViewCommands } from '../cornerstone/use-view-commands';
 import { chooseTool, PRIMARY_TOOLS, type PrimaryToolId } from '../cornerstone/viewer-tools';
 import { CT_WINDOW_PRESETS, fileWindows, rangeOfWindow, type Window } from '../cornerstone/window-presets';
 import { isTextEntry } from '../keyboard';
 import { MprButton, MprView } from '../mpr';
+import type { FrameToShow } from '../reported-measurements';
 import { AnnotationStatus } from './AnnotationStatus';
 import { StackProgress } from './StackProgress';
 import { ShortcutsDialog } from './ShortcutsDialog';
@@ -59,6 +61,13 @@ export interface DiagnosticViewerProps {
   keyImages?: KeyImageMarking;
   /** One viewport of a layout: only the active one shows its toolbar, in the layout's slot. */
   layoutCell?: LayoutCell;
+  /** A frame of this series to show (a report's measurement); each new request shows it again. */
+  frameToShow?: FrameRequest;
+}
+
+/** A frame the viewer is asked to show; a new object is a new request. */
+export interface FrameRequest {
+  frame: FrameToShow;
 }
 
 /** What a viewport of a layout shares with the others. */
@@ -84,7 +93,7 @@ export interface LayoutCell {
 /** What the viewer reads of a key pressed. */
 export type ViewerKeyEvent = Pick<KeyboardEvent, 'key' | 'altKey' | 'ctrlKey' | 'metaKey'>;
 
-function isFrameOf(keyImage: KeyImage, slice: StackSlice): boolean {
+function isFrameOf(keyImage: Pick<KeyImage, 'sop_instance_uid' | 'frame'>, slice: StackSlice): boolean {
   return keyImage.sop_instance_uid === slice.sopInstanceUid && keyImage.frame === slice.frame;
 }
 
@@ -102,6 +111,7 @@ export default function DiagnosticViewer({
   initialView,
   keyImages,
   layoutCell,
+  frameToShow,
 }: DiagnosticViewerProps) {
   const { user } = useAuth();
   const sliderId = `viewer-slice-${useId()}`;
@@ -128,9 +138,16 @@ export default function DiagnosticViewer({
     if (retry.index !== undefined) {
       return { index: retry.index };
     }
+    const shown = frameToShow?.frame;
+    if (shown) {
+      const index = slices?.findIndex((slice) => isFrameOf(shown, slice)) ?? -1;
+      if (index >= 0) {
+        return { index };
+      }
+    }
     const index = initialView ? (slices?.findIndex((slice) => isFrameOf(initialView, slice)) ?? -1) : -1;
     return index < 0 ? undefined : { index, window: initialView?.window };
-  }, [slices, initialView, retry.index]);
+  }, [slices, initialView, retry.index, frameToShow]);
   const { viewport, state, toolGroupId } = useStackViewport(
     element,
     slices,
@@ -159,6 +176,13 @@ export default function DiagnosticViewer({
     viewport: state.firstImageMs === null ? null : viewport,
     myUid: user?.uid,
   });
+  // The study's reports' measurements on this series, read-only.
+  useReportedDrawing({
+    itemUid,
+    seriesUid,
+    slices,
+    viewport: state.firstImageMs === null ? null : viewport,
+  });
   const [tool, setTool] = useState<PrimaryToolId>('window');
   const [isPlaying, setIsPlaying] = useState(false);
   const [framesPerSecond, setFramesPerSecond] = useState(15);
@@ -181,6 +205,14 @@ export default function DiagnosticViewer({
     },
     [viewport, count],
   );
+  // A measurement chosen in the reports' list is shown in the open stack (a new stack opens on it).
+  useEffect(() => {
+    const shown = frameToShow?.frame;
+    const index = shown ? (slices?.findIndex((slice) => isFrameOf(shown, slice)) ?? -1) : -1;
+    if (viewport && index >= 0) {
+      void viewport.setImageIdIndex(index);
+    }
+  }, [viewport, slices, frameToShow]);
   const applyWindow = useCallback(
     (window: Window) => {
       viewport?.setProperties({ voiRange: rangeOfWindow(window) });

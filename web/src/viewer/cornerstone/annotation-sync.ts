@@ -107,7 +107,7 @@ export function toStored(drawn: ToolAnnotation, targets: AnnotationTargets): Sav
 
 /** A stored annotation as the tool draws it on `viewport`'s stack; locked unless `isEditable`. */
 export function toToolAnnotation(
-  stored: Annotation,
+  stored: Pick<Annotation, 'uid' | 'kind' | 'data' | 'label'>,
   imageId: string,
   viewport: StackViewport,
   isEditable: boolean,

@@ -4,7 +4,9 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { firstValue, type Image, type KeyImage, type StudySummary } from '@ra/shared';
-import type { KeyImageMarking, LayoutCell } from '../../../viewer/components/DiagnosticViewer';
+import type { FrameRequest, KeyImageMarking, LayoutCell } from '../../../viewer/components/DiagnosticViewer';
+import { ReportedMeasurementsPanel } from '../../../viewer/components/ReportedMeasurementsPanel';
+import type { FrameToShow } from '../../../viewer/reported-measurements';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { useSeriesOfInstance, useStudySeries } from '../api/study-series';
 import { formatShortDate } from '../../../lib/dates';
@@ -141,14 +143,28 @@ export function StudyViewer({
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const keys: LayoutCell['keys'] = useRef(null);
   const engineId = `layout-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const choose = (uid: string) => {
+  const choose = (uid: string, cell = active) => {
     if (isCompared) {
-      setCompareChoices((current) => Object.assign([...current], { [active]: uid }));
-    } else if (active === 0) {
+      setCompareChoices((current) => Object.assign([...current], { [cell]: uid }));
+    } else if (cell === 0) {
       setChosen({ uid, focus: keyOf(focus) });
     } else {
-      setOtherChoices((current) => Object.assign([...current], { [active]: uid }));
+      setOtherChoices((current) => Object.assign([...current], { [cell]: uid }));
     }
+  };
+  // A report's measurement: shown in the viewport that has its series, else in the active one.
+  const [shown, setShown] = useState<(FrameRequest & { cell: number }) | null>(null);
+  const showFrame = (frame: FrameToShow) => {
+    // The reports are this study's: beside its prior, the first viewport is this study's.
+    const open = cells.findIndex(
+      ({ source, uid }) => source.role === 'current' && uid === frame.series_instance_uid,
+    );
+    const cell = open >= 0 ? open : isCompared ? 0 : active;
+    if (open < 0) {
+      choose(frame.series_instance_uid, cell);
+    }
+    setActiveCell(cell);
+    setShown({ frame, cell });
   };
 
   // Linked by default when the series shown share a frame of reference (a prior has its own, so
@@ -283,7 +299,10 @@ export function StudyViewer({
           studyUid={activeStudy.study.study_instance_uid}
           series={listed.data}
           currentUid={cells[active]?.uid ?? null}
-          onChoose={choose}
+          onChoose={(uid) => {
+            setShown(null);
+            choose(uid);
+          }}
         />
       )}
     </>
@@ -342,6 +361,7 @@ export function StudyViewer({
                 initialView={isFocusCell ? (focus ?? undefined) : undefined}
                 // Key images are marked in the note on this study, not on its prior.
                 keyImages={source.role === 'current' ? keyImages : undefined}
+                frameToShow={shown?.cell === cell ? shown : undefined}
                 layoutCell={{
                   isActive: cell === active,
                   toolbarSlot,
@@ -398,6 +418,7 @@ export function StudyViewer({
         <div className="reading-body">
           <nav className="reading-series" aria-label="Series">
             {seriesList}
+            <ReportedMeasurementsPanel itemUid={itemUid} onShow={showFrame} isDark />
           </nav>
           <div className="reading-viewports">
             {isFocusMissing && (
@@ -421,6 +442,7 @@ export function StudyViewer({
           Series
         </h2>
         {seriesList}
+        <ReportedMeasurementsPanel itemUid={itemUid} onShow={showFrame} />
       </section>
       <div className="col-md-8 col-lg-9">
         {isFocusMissing && <Alert variant="warning">The key image could not be found in this study.</Alert>}

@@ -112,6 +112,7 @@ function serve(routes: Record<string, Answerer | Answerer[]> = {}) {
     [`${STUDY_PATH}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, CT, SR)),
     [`${CT_PATH}/thumbnail`]: answers.jpeg,
     [`${SR_PATH}/thumbnail`]: answers.notFound,
+    [`/api/image/${UID}/reported-annotations`]: () => answers.json(200, { reports: [] }),
     ...routes,
   });
   vi.stubGlobal('fetch', server.fetchStub);
@@ -315,6 +316,65 @@ describe('ImageViewPage for a study', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'One viewport (1 × 1)' }));
     await waitFor(() => expect(shown()).toEqual([CT.uid]));
+  });
+
+  it('lists the measurements of the study’s reports and shows the image of each', async () => {
+    const onMr = { series_instance_uid: MR.uid, sop_instance_uid: `${MR.uid}.5`, frame: 1 };
+    serve({
+      [`${STUDY_PATH}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, CT, MR)),
+      [`${STUDY_PATH}/series/${MR.uid}/thumbnail`]: answers.jpeg,
+      [`/api/image/${UID}/reported-annotations`]: () =>
+        answers.json(200, {
+          reports: [
+            {
+              series_instance_uid: '2.25.1',
+              sop_instance_uid: '2.25.2',
+              series_description: 'OHIF measurements',
+              author: 'Dr. Rita Reader',
+              content_date: '2024-05-02',
+              annotations: [
+                {
+                  kind: 'length',
+                  frame: onMr,
+                  data: {
+                    points: [
+                      [1, 2],
+                      [3, 4],
+                    ],
+                  },
+                  label: 'Length 2.8 mm',
+                },
+              ],
+            },
+          ],
+        }),
+    });
+    renderView();
+
+    const panel = await screen.findByRole('region', { name: 'Measurements from reports' });
+    expect(panel).toHaveTextContent('OHIF measurements by Dr. Rita Reader, 5/2/24 · 1 measurement');
+    await waitFor(() => expect(screen.getAllByTestId('viewer-stand-in')).toHaveLength(2));
+    await userEvent.click(
+      within(panel).getByRole('button', { name: 'Show Length 2.8 mm from OHIF measurements in the viewer' }),
+    );
+    // The MR hangs in the second viewport: that one shows the measurement's frame.
+    await waitFor(() => {
+      const [, second] = screen
+        .getAllByTestId('viewer-stand-in')
+        .map((standIn) => JSON.parse(standIn.textContent ?? '') as DiagnosticViewerProps);
+      expect(second).toMatchObject({ seriesUid: MR.uid, frameToShow: { frame: onMr } });
+    });
+  });
+
+  it('says quietly when the reports’ measurements cannot be read, and opens the viewer', async () => {
+    serve({ [`/api/image/${UID}/reported-annotations`]: answers.serverError });
+    renderView();
+
+    expect(
+      await screen.findByText('The measurements of the study’s reports could not be loaded.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(viewerProps()?.seriesUid).toBe(CT.uid));
+    expect(screen.queryByRole('region', { name: 'Measurements from reports' })).not.toBeInTheDocument();
   });
 
   it('says so when the key image a page names is not in the study, and opens the first series', async () => {
