@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { withOneRoundStatements } from './pglite-statements.js';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -49,7 +50,8 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     fs.mkdirSync(dataDir, { recursive: true });
   }
   const client = await PGlite.create(dataDir ? { dataDir } : {});
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const statements = withOneRoundStatements(client);
+  const db = drizzlePglite({ client: statements, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -62,7 +64,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     close: () => client.close(),
     executeSql: async (text, values) => {
       if (values.length > 0) {
-        return { rows: (await client.query(text, values)).rows };
+        return { rows: (await statements.query(text, values)).rows };
       }
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
