@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pageShell } from './vite-plugins/page-shell.ts';
 import { precompress } from './vite-plugins/precompress.ts';
 import { prerenderPage } from './vite-plugins/prerender-page.ts';
 
@@ -35,6 +36,12 @@ export default defineConfig({
       render: 'src/prerender/landing-page-markup.tsx',
       page: 'src/features/landing/pages/LandingPage.tsx',
       output: 'landing.html',
+    }),
+    // The server sends pages/imageview.html for an item's page: its code and, for a study, the
+    // diagnostic viewer's start downloading with the app's entry (a link opened from an email).
+    pageShell({
+      name: 'imageview',
+      modules: ['src/features/images/pages/ImageViewPage.tsx', 'src/viewer/components/DiagnosticViewer.tsx'],
     }),
     precompress(),
   ],

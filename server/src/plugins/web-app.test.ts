@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const SHELL = '<!doctype html><title>Radiology Archive</title>' + '<p>shell</p>'.repeat(50);
 const LANDING = '<!doctype html><title>Radiology Archive</title>' + '<h1>Landing</h1>'.repeat(50);
+const IMAGE_VIEW_SHELL = SHELL + '<link rel="modulepreload" crossorigin href="/assets/viewer-abc123.js">';
 const SCRIPT = 'console.log("the app");'.repeat(50);
 /** A viewer codec's WebAssembly (a module header, then filler). */
 const CODEC = '\0asm\u0001\0\0\0' + 'codec'.repeat(200);
@@ -27,6 +28,8 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, '.vite'));
   writeWithVariants(path.join(webDir, 'index.html'), SHELL);
   writeWithVariants(path.join(webDir, 'landing.html'), LANDING);
+  fs.mkdirSync(path.join(webDir, 'pages'));
+  writeWithVariants(path.join(webDir, 'pages', 'imageview.html'), IMAGE_VIEW_SHELL);
   writeWithVariants(path.join(webDir, 'assets', 'app-abc123.js'), SCRIPT);
   writeWithVariants(path.join(webDir, 'assets', 'codec_decode-abc123.wasm'), CODEC);
   fs.writeFileSync(path.join(webDir, 'assets', 'app-abc123.js.map'), '{"version":3}');
@@ -105,6 +108,15 @@ describe('the web app files', () => {
 
   it('compresses the page shell of a client route, which is revalidated', async () => {
     for (const url of ['/dashboard', '/signin?role=Patient', '/reset-password?token=abc']) {
+      expectRevalidatedBrotliHtml(await get(url, 'br'), SHELL);
+    }
+  });
+
+  it('sends the page shell the build made for an address (its code preloaded) to that address only', async () => {
+    for (const url of ['/imageview', '/imageview?image=abc&frame=3']) {
+      expectRevalidatedBrotliHtml(await get(url, 'br'), IMAGE_VIEW_SHELL);
+    }
+    for (const url of ['/imageview/other', '/imagelibrary', '/pages', '/Imageview']) {
       expectRevalidatedBrotliHtml(await get(url, 'br'), SHELL);
     }
   });

@@ -13,6 +13,18 @@ const HIDDEN_FILE = /\.(map|br|gz)$|(^|\/)\.vite(\/|$)/;
 
 /** The build's copy of index.html with the landing page already rendered into it. */
 const LANDING_PAGE = 'landing.html';
+/**
+ * Copies of index.html for pages opened by their address, each preloading its page's code
+ * (web/vite-plugins/page-shell.ts): `pages/<name>.html` is sent for `/<name>`.
+ */
+const PAGE_SHELLS_DIR = 'pages';
+
+/** The page shells the build made, by address (`/imageview` → `pages/imageview.html`). */
+function pageShellsIn(distDir: string): Map<string, string> {
+  const dir = path.join(distDir, PAGE_SHELLS_DIR);
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.html')) : [];
+  return new Map(names.map((name) => [`/${name.slice(0, -'.html'.length)}`, `${PAGE_SHELLS_DIR}/${name}`]));
+}
 
 function isHiddenFile(pathname: string): boolean {
   return HIDDEN_FILE.test(pathname);
@@ -65,6 +77,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
   // shell, so they never flash the landing page before their own.
   const homePage = fs.existsSync(path.join(distDir, LANDING_PAGE)) ? LANDING_PAGE : 'index.html';
   app.get('/', (_request, reply) => reply.sendFile(homePage));
+  const pageShells = pageShellsIn(distDir);
   app.setNotFoundHandler((request, reply) => {
     const pathname = decodedPathname(request.url);
     const isService =
@@ -73,6 +86,6 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     if (!isPage) {
       return reply.status(404).send(ERROR_BODIES.notFound);
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply.header('Cache-Control', 'no-cache').sendFile(pageShells.get(pathname) ?? 'index.html');
   });
 }
