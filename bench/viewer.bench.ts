@@ -1,10 +1,14 @@
 /**
  * The diagnostic viewer in Debian's Chromium on a stored 500-slice CT: how long from choosing the
  * series to its first image drawn (the viewer's chunk, the series metadata and the middle frame),
- * until every slice is loaded, how fast the loaded stack scrolls, and the page's memory after.
+ * until every slice is loaded, how fast the loaded stack scrolls, how long the three MPR planes take,
+ * and the page's memory after.
+ *
+ * `BENCH_SCREENSHOTS=<folder>`: also saves the reading room and its MPR at 1366 × 768 there.
  */
-import { writeFile } from 'node:fs/promises';
-import { chromium, type Page } from 'playwright';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
 import type { Image } from '@ra/shared';
 import { CHROMIUM_LAUNCH } from '../e2e/chromium.js';
 import type { Api } from './lib/api.js';
@@ -76,6 +80,11 @@ export interface ViewerFigures {
   allLoadedMs: number;
   /** Slices drawn per second while the keys step through the loaded stack. */
   scrollPerSecond: number;
+  /**
+   * From the click on MPR, the stack loaded, until the volume is built and drawn in the three
+   * planes (the view says it is ready).
+   */
+  mprReadyMs: number;
   /** The page's JavaScript heap after loading the whole series, in MB. */
   heapMb: number;
   /** The requests of the settled opening until its first image, in milliseconds from the click. */
@@ -135,6 +144,9 @@ export async function viewerFigures(
     }
   };
   try {
+    if (process.env.BENCH_SCREENSHOTS) {
+      await saveScreenshots(browser, patient.base, study.uid, process.env.BENCH_SCREENSHOTS);
+    }
     // Twice, the first untimed: the server's own first answers of these files are not the link's.
     await openColdLink();
     const coldLinkMs = await openColdLink();
@@ -163,6 +175,7 @@ export async function viewerFigures(
     await page.getByTestId('overlay-slice').getByText(`Im 1 / ${slices}`).waitFor();
     const scrollMs = await page.evaluate<number>(STEP_THROUGH_STACK);
     const heapBytes = await page.evaluate<number>(READ_HEAP);
+    const mprReadyMs = await openMpr(page);
     // Again in a new page: the browser has the viewer's code, not the images.
     const again = await openStudy(page, false);
     return {
@@ -174,10 +187,42 @@ export async function viewerFigures(
       allLoadedMs,
       scrollPerSecond: SCROLL_STEPS / (scrollMs / 1000),
       heapMb: heapBytes / 1024 ** 2,
+      mprReadyMs,
       requests: settled.requests,
     };
   } finally {
     await browser.close();
+  }
+}
+
+/** Opens MPR on the loaded stack and closes it again: ms from the click until its view is ready. */
+async function openMpr(page: Page): Promise<number> {
+  const started = performance.now();
+  await page.getByRole('button', { name: 'MPR', exact: true }).click();
+  await page.locator('[data-testid="mpr-view"][data-status="ready"]').waitFor({ timeout: 300_000 });
+  const readyMs = performance.now() - started;
+  await page.getByRole('button', { name: 'Close MPR' }).click();
+  await page.locator('[data-first-image-ms]').waitFor({ timeout: 60_000 });
+  return readyMs;
+}
+
+/** The reading room, then its MPR, at 1366 × 768 (a common laptop), saved as PNG files in `folder`. */
+async function saveScreenshots(browser: Browser, base: string, itemUid: string, folder: string) {
+  await mkdir(folder, { recursive: true });
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1366, height: 768 } });
+  try {
+    await context.request.post('/api/auth/signin', { data: DEMO_PATIENT });
+    const page = await context.newPage();
+    await page.goto(`/imageview?image=${itemUid}`);
+    await page.getByRole('button', { name: 'Open in reading room' }).click();
+    await page.locator('[data-first-image-ms]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('viewer-progress').waitFor({ state: 'detached', timeout: 300_000 });
+    await page.screenshot({ path: path.join(folder, 'reading-room-1366x768.png') });
+    await page.getByRole('button', { name: 'MPR', exact: true }).click();
+    await page.locator('[data-testid="mpr-view"][data-status="ready"]').waitFor({ timeout: 300_000 });
+    await page.screenshot({ path: path.join(folder, 'reading-room-mpr-1366x768.png') });
+  } finally {
+    await context.close();
   }
 }
 
@@ -199,6 +244,9 @@ export function printViewerTable(figures: ViewerFigures): void {
   console.log(`| study opened → every slice loaded | ${(figures.allLoadedMs / 1000).toFixed(1)} s | |`);
   console.log(
     `| scrolling the loaded stack | ${figures.scrollPerSecond.toFixed(0)} slices/s | the display's rate |`,
+  );
+  console.log(
+    `| MPR opened on the loaded stack → volume built and drawn in three planes | ${figures.mprReadyMs.toFixed(0)} ms | |`,
   );
   console.log(`| page heap after loading | ${figures.heapMb.toFixed(0)} MB | bounded by the image cache |`);
   console.log('\nRequests of the settled opening until its first image (ms from the click):\n');

@@ -345,12 +345,12 @@ export default function MprView({ seriesUid, modality, slices, datasets, title, 
       data-status={load.status}
       data-loaded={load.loaded}
     >
-      <div className="btn-toolbar gap-2 mb-2 align-items-center" role="toolbar" aria-label="MPR tools">
+      <div className="viewer-toolbar mpr-toolbar" role="toolbar" aria-label="MPR tools">
         <ButtonGroup size="sm" aria-label="Left button tool">
           {MPR_TOOLS.map((candidate) => (
             <Button
               key={candidate.id}
-              variant={tool === candidate.id ? 'primary' : 'outline-primary'}
+              variant={tool === candidate.id ? 'primary' : 'outline-light'}
               aria-pressed={tool === candidate.id}
               title={`${candidate.label} (${candidate.key})`}
               onClick={() => handleTool(candidate.id)}
@@ -362,7 +362,7 @@ export default function MprView({ seriesUid, modality, slices, datasets, title, 
         </ButtonGroup>
         {presets.length > 0 && (
           <Dropdown>
-            <Dropdown.Toggle size="sm" variant="outline-secondary" id="mpr-presets" disabled={!viewports}>
+            <Dropdown.Toggle size="sm" variant="outline-light" id="mpr-presets" disabled={!viewports}>
               Window preset
             </Dropdown.Toggle>
             <Dropdown.Menu>
@@ -374,7 +374,7 @@ export default function MprView({ seriesUid, modality, slices, datasets, title, 
             </Dropdown.Menu>
           </Dropdown>
         )}
-        <div className="d-flex align-items-center gap-1">
+        <div className="mpr-slab d-flex align-items-center gap-1">
           <Form.Label htmlFor="mpr-slab" className="mb-0 small text-nowrap">
             Slab (mm)
           </Form.Label>
@@ -406,12 +406,12 @@ export default function MprView({ seriesUid, modality, slices, datasets, title, 
             0 shows a single thin plane; up to {MAX_SLAB_MM} mm.
           </span>
         </div>
-        <Button size="sm" variant="outline-secondary" onClick={reset} disabled={!viewports} title="Reset (0)">
+        <Button size="sm" variant="outline-light" onClick={reset} disabled={!viewports} title="Reset (0)">
           Reset
         </Button>
         <Button
           size="sm"
-          variant="outline-secondary"
+          variant="outline-light"
           onClick={() => setIsHelpShown(true)}
           aria-label="Keyboard shortcuts"
         >
