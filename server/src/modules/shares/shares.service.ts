@@ -1,5 +1,6 @@
 import {
   displayName,
+  PATHS,
   SHARE_MAX_WRONG_CODES,
   SHARE_NOT_AVAILABLE,
   SHARE_OPENED_MESSAGE,
@@ -265,7 +266,7 @@ export async function openShare(
     await repo.recordOpening(tx, link.id);
     const today = new Date().toISOString().slice(0, 10);
     if (await repo.markNotifiedOn(tx, link.id, today)) {
-      await notify(tx, { userId: link.patientId, message: SHARE_OPENED_MESSAGE, to: '/shares' });
+      await notify(tx, { userId: link.patientId, message: SHARE_OPENED_MESSAGE, to: PATHS.shares });
     }
   });
   const opened: OpenedShare = {
