@@ -52,9 +52,8 @@ function AccessCodeForm({
     <Container className="py-5" style={{ maxWidth: '28rem' }}>
       <h1 className="h3 mb-3">Shared medical images</h1>
       <p>This link is protected. Enter the access code you were given.</p>
-      <div role="alert" aria-live="assertive">
-        {error && <Alert variant="danger">{error}</Alert>}
-      </div>
+      {/* Bootstrap's alert has role="alert": read out as soon as it appears. */}
+      {error && <Alert variant="danger">{error}</Alert>}
       <Form noValidate onSubmit={handleSubmit}>
         <Form.Group className="mb-3" controlId={`${id}-code`}>
           <Form.Label>Access code</Form.Label>
@@ -139,7 +138,11 @@ export function SharedLinkPage() {
       } else if (err instanceof ApiError && err.status === 401) {
         setState({ kind: 'needs-code', error: messageOf(err.body), isChecking: false });
       } else if (err instanceof ApiError && err.status === 429) {
-        setState({ kind: 'needs-code', error: 'Too many tries. Wait a minute and try again.', isChecking: false });
+        setState({
+          kind: 'needs-code',
+          error: 'Too many tries. Wait a minute and try again.',
+          isChecking: false,
+        });
       } else {
         setState({ kind: 'failed' });
       }
