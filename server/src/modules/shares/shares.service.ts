@@ -134,9 +134,16 @@ export async function listShares(
   const last = pageRows.at(-1);
   return {
     shares: pageRows.map((row) => {
-      const { url: _url, ...share } = toShare(row, '');
+      // The list has no URL: only the token's hash is kept.
+      const share = toShare(row, '');
       return {
-        ...share,
+        uid: share.uid,
+        expires_at: share.expires_at,
+        allow_download: share.allow_download,
+        has_access_code: share.has_access_code,
+        created_at: share.created_at,
+        last_opened_at: share.last_opened_at,
+        open_count: share.open_count,
         item_uid: row.itemId,
         item: items.get(row.itemId) ?? null,
         is_active: isOpenable(row, now),

@@ -26,6 +26,7 @@ import { shareLinks } from '../../db/schema/shares.js';
 import { linkPatient } from '../patients/patients.repository.js';
 import { setShareExpiry } from './shares.repository.js';
 import { tokenHashOf } from './share-secrets.js';
+import { withoutShareToken } from '../../lib/log-redaction.js';
 
 let t: TestApp;
 type Person = { id: string; token: string };
@@ -372,5 +373,15 @@ describe('the link’s DICOMweb', () => {
 
     const reads = await t.database.db.select().from(auditLog).where(eq(auditLog.actorId, link.uid));
     expect(reads.some((row) => row.action === 'download' && row.recordId === `studies/${ctItem}`)).toBe(true);
+  });
+});
+
+describe('logs', () => {
+  it('leave out the token of a share link’s paths', () => {
+    expect(withoutShareToken('/api/s/abcDEF_-123/dicomweb/studies/1.2')).toBe(
+      '/api/s/[token]/dicomweb/studies/1.2',
+    );
+    expect(withoutShareToken('/s/abcDEF_-123')).toBe('/s/[token]');
+    expect(withoutShareToken('/api/shares/7c1e4a52')).toBe('/api/shares/7c1e4a52');
   });
 });
