@@ -21,7 +21,15 @@ function failureMessage(error: unknown): string {
  * "Share" on an item's page: a dialog that makes a link anyone can open without an account (until
  * it expires or is revoked), then shows the link with a Copy button.
  */
-export function ShareDialog({ itemUid, show, onHide }: { itemUid: string; show: boolean; onHide: () => void }) {
+export function ShareDialog({
+  itemUid,
+  show,
+  onHide,
+}: {
+  itemUid: string;
+  show: boolean;
+  onHide: () => void;
+}) {
   const id = useId();
   const toasts = useToasts();
   const queryClient = useQueryClient();
@@ -63,7 +71,10 @@ export function ShareDialog({ itemUid, show, onHide }: { itemUid: string; show: 
       await navigator.clipboard.writeText(url);
       toasts.show({ message: 'The link was copied.', variant: 'success' });
     } catch {
-      toasts.show({ message: 'The link could not be copied: select it and copy it yourself.', variant: 'danger' });
+      toasts.show({
+        message: 'The link could not be copied: select it and copy it yourself.',
+        variant: 'danger',
+      });
     }
   }
 

@@ -76,7 +76,10 @@ export interface RequestOptions {
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { ...options.headers, accept: options.accept ?? 'application/json' };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    accept: options.accept ?? 'application/json',
+  };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
   }

@@ -60,8 +60,8 @@ export function AccessHistoryPage() {
       {isPatient ? (
         <>
           <p className="text-body-secondary">
-            Everyone who opened your records, newest first. Your own visits are not listed. Links you
-            shared are managed on <Link to={PATHS.shares}>Shared links</Link>.
+            Everyone who opened your records, newest first. Your own visits are not listed. Links you shared
+            are managed on <Link to={PATHS.shares}>Shared links</Link>.
           </p>
           <PatientAccessHistory />
         </>

@@ -116,7 +116,11 @@ function ShareList() {
           Load more
         </Button>
       )}
-      <Modal show={confirming !== null} onHide={() => setConfirming(null)} aria-labelledby="revoke-share-title">
+      <Modal
+        show={confirming !== null}
+        onHide={() => setConfirming(null)}
+        aria-labelledby="revoke-share-title"
+      >
         <Modal.Header closeButton>
           <Modal.Title id="revoke-share-title">Revoke this link?</Modal.Title>
         </Modal.Header>
