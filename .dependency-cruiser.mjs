@@ -28,6 +28,10 @@ const TABLES = {
     },
   },
   'incoming.ts': { owners: ['incoming'] },
+  'shares.ts': {
+    owners: ['shares'],
+    readers: { audit: 'share links named as the actors of access history' },
+  },
   'uploads.ts': { owners: ['uploads'] },
   'notifications.ts': { owners: ['notifications'] },
   'payments.ts': { owners: ['payments', 'ratings'], readers: { access: 'paid invoices grant reads' } },
@@ -50,6 +54,7 @@ const TABLES = {
       payments: "radiologists' fees and names on invoices",
       ratings: 'whether a radiologist accepts ratings',
       studies: "the patient's name and birth date for the wrong-patient guard",
+      shares: "the patient's name and birth date on an opened share link",
     },
   },
 };

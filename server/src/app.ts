@@ -26,7 +26,7 @@ import { stripeProvider } from './modules/payments/index.js';
 import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
-import { serializeError } from './lib/log-redaction.js';
+import { serializeError, withoutShareToken } from './lib/log-redaction.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
@@ -93,7 +93,7 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       req: (req: { id: string; method: string; url: string; ip?: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: withoutShareToken(req.url.split('?')[0]!),
         ip: req.ip,
       }),
     },

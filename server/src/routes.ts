@@ -24,6 +24,7 @@ import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { incomingRoutes } from './modules/incoming/incoming.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
+import { sharesRoutes } from './modules/shares/shares.routes.js';
 import { dicomwebRateLimits } from './plugins/rate-limit.js';
 
 /** Every module's routes, registered in one greppable place. */
@@ -54,4 +55,5 @@ export function registerRoutes(
   worklistRoutes(app, ctx, requireUser);
   ratingsRoutes(app, ctx, requireUser);
   auditRoutes(app, ctx, requireUser);
+  sharesRoutes(app, ctx, requireUser);
 }

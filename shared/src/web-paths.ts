@@ -20,6 +20,10 @@ export const PATHS = {
   profile: '/profile',
   contact: '/contact',
   work: '/work',
+  /** The caller's share links. */
+  shares: '/shares',
+  /** A share link, opened without an account (`/s/<token>`). */
+  sharedLink: '/s/:token',
 } as const;
 
 /** The image view of one image; a reload or a shared link opens the same image. */

@@ -74,3 +74,8 @@ export function serializeError(err: unknown): LoggedError {
   }
   return logged;
 }
+
+/** A share link's token opens the link: its paths (`/s/<token>`, `/api/s/<token>/…`) are logged without it. */
+export function withoutShareToken(path: string): string {
+  return path.replace(/^(\/api)?\/s\/[^/]+/, '$1/s/[token]');
+}

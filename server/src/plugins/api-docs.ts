@@ -84,6 +84,7 @@ export const API_TAGS = [
   { name: 'Ratings', description: 'Rating a radiologist (§17).' },
   { name: 'Notifications', description: 'Polling and reading notifications (§18).' },
   { name: 'Audit', description: "Who accessed a patient's records (§19)." },
+  { name: 'Shares', description: 'Share links: one item opened without an account (§20).' },
 ] as const;
 
 /** The security scheme of the bearer token that `requireUser` routes take (docs/api.md §1.1). */

@@ -45,6 +45,8 @@ const AccessHistoryPage = lazyPage(
   () => import('../features/access-history/pages/AccessHistoryPage'),
   'AccessHistoryPage',
 );
+const SharesPage = lazyPage(() => import('../features/shares/pages/SharesPage'), 'SharesPage');
+const SharedLinkPage = lazyPage(() => import('../features/images/pages/SharedLinkPage'), 'SharedLinkPage');
 const IncomingPage = lazyPage(() => import('../features/incoming/pages/IncomingPage'), 'IncomingPage');
 
 interface PageRoute {
@@ -74,6 +76,8 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: PATHS.profile, Page: ProfilePage, isSignedInOnly: true },
   { path: PATHS.accessHistory, Page: AccessHistoryPage, isSignedInOnly: true },
   { path: PATHS.incoming, Page: IncomingPage, isSignedInOnly: true },
+  { path: PATHS.shares, Page: SharesPage, isSignedInOnly: true },
+  { path: PATHS.sharedLink, Page: SharedLinkPage },
   { path: PATHS.secondOpinion, Page: SecondOpinionPage },
   { path: PATHS.invoices, Page: InvoicesPage, isSignedInOnly: true },
   { path: '/pay/:uid', Page: PayPage, isSignedInOnly: true },

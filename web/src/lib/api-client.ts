@@ -70,11 +70,16 @@ export interface RequestOptions {
   auth?: boolean;
   /** The media type asked for (default `application/json`), e.g. `application/dicom+json`. */
   accept?: string;
+  /** Further headers (a share link's access code). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    accept: options.accept ?? 'application/json',
+  };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
   }

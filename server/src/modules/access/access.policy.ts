@@ -181,6 +181,14 @@ export function dicomReadFilter(actor: ActorFacts): SQL {
   return repo.itemOrReceivedReadableBy(actor);
 }
 
+/**
+ * Condition on archive-item rows for a share link's DICOMweb: the one item the link was made for
+ * (the shares module has checked the link's token, expiry and code), and nothing else.
+ */
+export function sharedItemFilter(itemId: string): SQL {
+  return repo.itemIs(itemId);
+}
+
 /** Condition on archive-item rows: the studies waiting in the actor's Incoming list. */
 export function receivedItemFilter(actor: ActorFacts): SQL {
   return repo.receivedBy(actor);

@@ -74,6 +74,11 @@ export function receivedBy(actor: ActorFacts): SQL {
   return sql`(${archiveItems.patientId} is null and ${archiveItems.receiverId} = ${actor.id})`;
 }
 
+/** The one item `itemId`. */
+export function itemIs(itemId: string): SQL {
+  return sql`${archiveItems.id} = ${itemId}`;
+}
+
 /** itemReadableBy, and the actor's own items waiting in their Incoming list. */
 export function itemOrReceivedReadableBy(actor: ActorFacts): SQL {
   return sql`(${itemReadableBy(actor)} or ${receivedBy(actor)})`;

@@ -17,6 +17,7 @@ export {
   requireListOf,
   requirePermitted,
   requireStorer,
+  sharedItemFilter,
   storeRefusalOf,
   type Verb,
 } from './access.policy.js';

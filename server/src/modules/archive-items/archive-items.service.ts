@@ -192,6 +192,20 @@ export function analysisOf(ctx: AppContext, itemId: string, authorId: string) {
   return repo.findNoteOfAuthor(ctx.db, itemId, authorId);
 }
 
+/**
+ * An item as a share link shows it (shares module, which has checked the link): its file URLs
+ * signed for the link, so that each file read is audited with the link as the actor, and none of
+ * the notes, analyses or key images written on it. Undefined when the item is gone.
+ */
+export async function presentItemForLink(
+  ctx: AppContext,
+  itemId: string,
+  linkId: string,
+): Promise<Image | undefined> {
+  const row = await repo.findImage(ctx.db, itemId);
+  return row ? presentImages(ctx, { id: linkId }, [row], [], new Map())[0] : undefined;
+}
+
 /** The signed thumbnail URL of an image the caller may see; null while it is being made. */
 export async function thumbnailUrlOf(ctx: AppContext, user: Actor, imageId: string): Promise<string | null> {
   const row = await findReadableImage(ctx, user, imageId);

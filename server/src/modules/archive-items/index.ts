@@ -5,6 +5,7 @@ export {
   checkRecommendation,
   noteAuthorsOf,
   notesOfAuthor,
+  presentItemForLink,
   presentItems,
   recordNewItem,
   summarizeItems,

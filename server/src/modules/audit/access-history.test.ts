@@ -75,10 +75,12 @@ describe('GET /api/user/access-history', () => {
     const actor = { uid: physician.id, role: 'PHYSICIAN', full_name: 'Dr. Phil Doc' };
     // Each entry names its item as the patient sees it.
     const item = { kind: 'image', study: null, createdAt: image.createdAt, physician_note: 'n' };
+    const who = { kind: 'account', label: 'Dr. Phil Doc' };
+    const by = { at: expect.any(String), actor, via: 'account', who };
     expect(entries).toEqual([
-      { at: expect.any(String), actor, via: 'account', action: 'download', item_uid: imageUid, item },
-      { at: expect.any(String), actor, via: 'account', action: 'list', item_uid: null, item: null },
-      { at: expect.any(String), actor, via: 'account', action: 'view', item_uid: imageUid, item },
+      { ...by, action: 'download', item_uid: imageUid, item },
+      { ...by, action: 'list', item_uid: null, item: null },
+      { ...by, action: 'view', item_uid: imageUid, item },
     ]);
     const times = entries.map((entry: { at: string }) => entry.at);
     expect([...times].sort().reverse()).toEqual(times);

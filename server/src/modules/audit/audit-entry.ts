@@ -9,7 +9,9 @@ export type AuditRecord =
   | 'profile'
   | 'annotation'
   | 'annotation-list'
-  | 'reported-annotation-list';
+  | 'reported-annotation-list'
+  /** A share link: made, revoked (changes), and opened (a read with the link as the actor). */
+  | 'share';
 
 /** One row of the append-only audit log: who did what to which record, from where. */
 export interface AuditEntry {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, or, sql } from 'drizzle-orm';
 import type { Role } from '@ra/shared';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
+import { shareLinks } from '../../db/schema/shares.js';
 import { users } from '../../db/schema/users.js';
 
 /** One row of the audit trail, as written. */
@@ -33,7 +34,7 @@ export async function appendAuditRows(db: Queryable, rows: readonly AuditRow[]):
 const isAccess = or(
   and(
     eq(auditLog.action, 'read'),
-    sql`${auditLog.recordType} in ('image-list', 'patient-list', 'patient', 'image', 'profile')`,
+    sql`${auditLog.recordType} in ('image-list', 'patient-list', 'patient', 'image', 'profile', 'share')`,
   ),
   and(eq(auditLog.action, 'download'), eq(auditLog.recordType, 'file')),
 );
@@ -63,9 +64,12 @@ export function accessHistoryOfPatient(
       actorTitle: users.title,
       actorFirstName: users.firstName,
       actorLastName: users.lastName,
+      /** Set when the actor was a share link (shares module): when the link was made. */
+      shareCreatedAt: shareLinks.createdAt,
     })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
+    .leftJoin(shareLinks, eq(shareLinks.id, auditLog.actorId))
     .where(
       and(
         eq(auditLog.patientId, patientId),

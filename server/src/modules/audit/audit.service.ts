@@ -77,6 +77,8 @@ function accessActionOf(row: AccessHistoryRow): AccessAction {
     return 'download';
   }
   switch (row.recordType) {
+    case 'share':
+      return 'share_open';
     case 'image':
       return 'view';
     case 'profile':
@@ -96,27 +98,32 @@ function accessedItemOf(row: AccessHistoryRow): string | null {
   if (row.action === 'download') {
     return ITEM_FILE.exec(row.recordId)?.[1] ?? null;
   }
-  return row.recordType === 'image' ? row.recordId : null;
+  return row.recordType === 'image' || row.recordType === 'share' ? row.recordId : null;
 }
 
 function toAccessHistoryEntry(row: AccessHistoryRow, items: Map<string, ItemSummary>): AccessHistoryEntry {
   const itemUid = accessedItemOf(row);
+  const actor =
+    row.actorId === null || row.actorRole === null
+      ? null
+      : {
+          uid: row.actorId,
+          role: row.actorRole,
+          full_name: displayName({
+            title: row.actorTitle ?? '',
+            first_name: row.actorFirstName ?? '',
+            last_name: row.actorLastName ?? '',
+          }),
+        };
+  // A share link's reads are audited with the link's id as the actor (shares module).
+  const isShare = row.shareCreatedAt !== null;
   return {
     at: row.createdAt.toISOString(),
-    actor:
-      row.actorId === null || row.actorRole === null
-        ? null
-        : {
-            uid: row.actorId,
-            role: row.actorRole,
-            full_name: displayName({
-              title: row.actorTitle ?? '',
-              first_name: row.actorFirstName ?? '',
-              last_name: row.actorLastName ?? '',
-            }),
-          },
-    // Share links do not exist yet: every access so far was made through an account.
-    via: 'account',
+    actor,
+    via: isShare ? 'share_link' : 'account',
+    who: isShare
+      ? { kind: 'share', label: `Link shared ${row.shareCreatedAt!.toISOString().slice(0, 10)}` }
+      : actor && { kind: 'account', label: actor.full_name },
     action: accessActionOf(row),
     item_uid: itemUid,
     item: itemUid === null ? null : (items.get(itemUid) ?? null),

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
@@ -12,6 +13,21 @@ import {
 } from './dicom-attributes.js';
 import * as repo from './dicomweb.repository.js';
 import { isUid, parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery } from './qido-query.js';
+
+/**
+ * Who reads through DICOMweb: the archive items they may see (an access-policy condition) and the
+ * id their reads are audited under. A signed-in user reads what `dicomReadFilter` lets them; a
+ * share link (shares module) reads its one item, audited with the link as the actor.
+ */
+export interface DicomReader {
+  filter: SQL;
+  actorId: string;
+}
+
+/** The reader a signed-in user is. */
+export function readerOf(user: Actor): DicomReader {
+  return { filter: dicomReadFilter(user), actorId: user.id };
+}
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
@@ -71,7 +87,7 @@ export function urlOf(ctx: AppContext, path: DicomPath): string {
 /** A search reads the lists of the patients whose studies it returns (access history: "list"). */
 async function auditSearch(
   ctx: AppContext,
-  user: Actor,
+  reader: DicomReader,
   rows: { itemId: string; patientId: string | null }[],
   ip: string,
 ) {
@@ -82,7 +98,7 @@ async function auditSearch(
     ctx,
     patients
       .map((patientId): AuditEntry => ({
-        actorId: user.id,
+        actorId: reader.actorId,
         patientId,
         action: 'read',
         recordType: 'image-list',
@@ -91,7 +107,7 @@ async function auditSearch(
       }))
       .concat(
         received.map((itemId): AuditEntry => ({
-          actorId: user.id,
+          actorId: reader.actorId,
           patientId: null,
           action: 'read',
           recordType: 'image',
@@ -105,14 +121,14 @@ async function auditSearch(
 /** QIDO-RS (PS3.18 10.6): what the caller may read and the query matches; nothing else exists. */
 export async function search(
   ctx: AppContext,
-  user: Actor,
+  reader: DicomReader,
   level: QidoLevel,
   path: DicomPath,
   queryString: QueryString,
   ip: string,
 ): Promise<SearchAnswer> {
   const query = readQuery(queryString, level, path);
-  const readable = dicomReadFilter(user);
+  const readable = reader.filter;
   let datasets: DicomJsonDataset[];
   let rows: { itemId: string; patientId: string | null }[];
   if (level === 'study') {
@@ -171,7 +187,7 @@ export async function search(
       );
     }
   }
-  await auditSearch(ctx, user, rows, ip);
+  await auditSearch(ctx, reader, rows, ip);
   return { datasets, ignored: query.ignored };
 }
 
@@ -188,14 +204,14 @@ async function includedFor(ctx: AppContext, query: QidoQuery, level: 'study' | '
  */
 export async function instancesAt(
   ctx: AppContext,
-  user: Actor,
+  reader: DicomReader,
   path: DicomPath,
   ip: string,
   action: 'read' | 'download' = 'read',
 ): Promise<repo.InstanceRow[]> {
   const query = readQuery({}, 'instance', path);
   query.limit = Number.MAX_SAFE_INTEGER;
-  const rows = await repo.searchInstances(ctx.db, dicomReadFilter(user), query);
+  const rows = await repo.searchInstances(ctx.db, reader.filter, query);
   if (rows.length === 0) {
     throw new AppError('NOT_FOUND');
   }
@@ -203,7 +219,7 @@ export async function instancesAt(
   await auditReads(
     ctx,
     [...items].map(([itemId, patientId]): AuditEntry => ({
-      actorId: user.id,
+      actorId: reader.actorId,
       patientId,
       action,
       recordType: action === 'download' ? 'file' : 'image',
@@ -224,11 +240,11 @@ const METADATA_BATCH = 64;
  */
 export async function metadataAt(
   ctx: AppContext,
-  user: Actor,
+  reader: DicomReader,
   path: DicomPath,
   ip: string,
 ): Promise<AsyncIterable<string>> {
-  const ids = (await instancesAt(ctx, user, path, ip)).map((row) => row.instanceId);
+  const ids = (await instancesAt(ctx, reader, path, ip)).map((row) => row.instanceId);
   async function* chunks(): AsyncGenerator<string> {
     yield '[';
     for (let start = 0; start < ids.length; start += METADATA_BATCH) {

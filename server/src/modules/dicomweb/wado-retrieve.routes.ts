@@ -9,7 +9,12 @@ import { DecodeOverLimit } from '../dicom/index.js';
 import { isDecodable as isDecodableSyntax } from '../dicom/index.js';
 import { FrameNotDecodable, FrameNotFound, FramesTooLarge } from '../dicom/index.js';
 import { TRANSFER_SYNTAX } from '../dicom/index.js';
-import type { DicomwebLimits } from './dicomweb.routes.js';
+import {
+  mountedSchema,
+  signedInMount,
+  type DicomwebLimits,
+  type DicomwebReadMount,
+} from './dicomweb.routes.js';
 import * as dicomweb from './dicomweb.service.js';
 import {
   multipartRelatedContentType,
@@ -104,12 +109,13 @@ export function wadoRetrieveRoutes(
   limits: DicomwebLimits,
 ): void {
   const signedIn = { preHandler: [requireUser(), limits.read] };
+  wadoFrameRoutes(app, ctx, signedInMount(requireUser, limits));
 
   /** The one instance a frame or bulk data URL names, if the caller may read it; its read audited as a download. */
   async function downloadedInstance(request: FastifyRequest): Promise<InstanceRow> {
     const [row] = await dicomweb.instancesAt(
       ctx,
-      currentUser(request),
+      dicomweb.readerOf(currentUser(request)),
       pathOf(request),
       request.ip,
       'download',
@@ -135,7 +141,7 @@ export function wadoRetrieveRoutes(
     app.get(url, { ...signedIn, schema }, async (request, reply) => {
       const rows = await dicomweb.instancesAt(
         ctx,
-        currentUser(request),
+        dicomweb.readerOf(currentUser(request)),
         pathOf(request),
         request.ip,
         'download',
@@ -156,50 +162,6 @@ export function wadoRetrieveRoutes(
       return sendParts(reply, 'application/dicom', parts());
     });
   }
-
-  app.get(
-    '/dicomweb/studies/:study/series/:series/instances/:instance/frames/:frames',
-    {
-      ...signedIn,
-      schema: retrieveSchema(
-        'WADO-RS: frames',
-        framesParams,
-        'multipart/related; type="application/octet-stream": uncompressed little endian by default or ' +
-          'with transfer-syntax=1.2.840.10008.1.2.1; as stored with transfer-syntax=* or the stored syntax.',
-      ),
-    },
-    async (request, reply) => {
-      const numbers = frameNumbersOf((request.params as Params).frames);
-      if (!numbers) {
-        throw new AppError('NOT_FOUND');
-      }
-      const row = await downloadedInstance(request);
-      const encoding = frameEncodingFor(request.headers.accept, row.transferSyntaxUid);
-      if (!encoding) {
-        return notAcceptable(reply, 'The frames');
-      }
-      let payload: { transferSyntaxUid: string; frames: Uint8Array[] };
-      try {
-        payload = await framesOf(ctx, row, numbers, encoding === 'uncompressed');
-      } catch (err) {
-        const refused = sendDecodeRefusal(reply, err);
-        if (refused) {
-          return refused;
-        }
-        if (err instanceof FrameNotFound) {
-          throw new AppError('NOT_FOUND');
-        }
-        if (err instanceof FrameNotDecodable || err instanceof FramesTooLarge) {
-          return notAcceptable(reply, 'The frames');
-        }
-        throw err;
-      }
-      const contentType = `application/octet-stream; transfer-syntax=${payload.transferSyntaxUid}`;
-      // Already in memory: an object stream of the parts.
-      const parts = Readable.from(payload.frames.map((frame): WritePart => ({ contentType, body: frame })));
-      return sendParts(reply, 'application/octet-stream', parts);
-    },
-  );
 
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/bulkdata/*',
@@ -240,6 +202,62 @@ export function wadoRetrieveRoutes(
       }
       const part: WritePart = { contentType: 'application/octet-stream', body: value };
       return sendParts(reply, 'application/octet-stream', Readable.from([part]));
+    },
+  );
+}
+
+/** WADO-RS frames under a mount's root: what the viewer reads to draw a DICOM image. */
+export function wadoFrameRoutes(app: FastifyInstance, ctx: AppContext, mount: DicomwebReadMount): void {
+  app.get(
+    `${mount.root}/studies/:study/series/:series/instances/:instance/frames/:frames`,
+    {
+      preHandler: mount.preHandler,
+      schema: mountedSchema(
+        mount,
+        retrieveSchema(
+          'WADO-RS: frames',
+          framesParams,
+          'multipart/related; type="application/octet-stream": uncompressed little endian by default or ' +
+            'with transfer-syntax=1.2.840.10008.1.2.1; as stored with transfer-syntax=* or the stored syntax.',
+        ),
+      ),
+    },
+    async (request, reply) => {
+      const numbers = frameNumbersOf((request.params as Params).frames);
+      if (!numbers) {
+        throw new AppError('NOT_FOUND');
+      }
+      const [row] = await dicomweb.instancesAt(
+        ctx,
+        await mount.readerOf(request),
+        pathOf(request),
+        request.ip,
+        'download',
+      );
+      const encoding = frameEncodingFor(request.headers.accept, row!.transferSyntaxUid);
+      if (!encoding) {
+        return notAcceptable(reply, 'The frames');
+      }
+      let payload: { transferSyntaxUid: string; frames: Uint8Array[] };
+      try {
+        payload = await framesOf(ctx, row!, numbers, encoding === 'uncompressed');
+      } catch (err) {
+        const refused = sendDecodeRefusal(reply, err);
+        if (refused) {
+          return refused;
+        }
+        if (err instanceof FrameNotFound) {
+          throw new AppError('NOT_FOUND');
+        }
+        if (err instanceof FrameNotDecodable || err instanceof FramesTooLarge) {
+          return notAcceptable(reply, 'The frames');
+        }
+        throw err;
+      }
+      const contentType = `application/octet-stream; transfer-syntax=${payload.transferSyntaxUid}`;
+      // Already in memory: an object stream of the parts.
+      const parts = Readable.from(payload.frames.map((frame): WritePart => ({ contentType, body: frame })));
+      return sendParts(reply, 'application/octet-stream', parts);
     },
   );
 }

@@ -42,6 +42,11 @@ export function AccountMenu() {
         <NavDropdown.Item as={Link} to={PATHS.notifications}>
           Notifications
         </NavDropdown.Item>
+        {user.role !== 'Radiologist' && (
+          <NavDropdown.Item as={Link} to={PATHS.shares}>
+            Shared links
+          </NavDropdown.Item>
+        )}
         <NavDropdown.Divider />
         <NavDropdown.Item as="button" onClick={() => void signOut()}>
           Log Out

@@ -1,6 +1,6 @@
 import { Suspense, useLayoutEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
-import { BARE_PATHS } from '../../lib/paths';
+import { isBarePath } from '../../lib/paths';
 import { PageSpinner } from '../../components/PageSpinner';
 import { ToastProvider } from '../../components/toasts/ToastProvider';
 import { ConfirmEmailBanner } from '../../features/identity/components/ConfirmEmailBanner';
@@ -20,7 +20,7 @@ export function Layout() {
   // One boundary per page: moving to a page whose code is still loading shows the spinner at once
   // (a boundary that already shows a page would keep the old page on screen instead).
   const pageId = useMatches().at(-1)?.id;
-  const header = !BARE_PATHS.includes(pathname) && (
+  const header = !isBarePath(pathname) && (
     <>
       <NavBar>
         <AccountMenu />

@@ -23,7 +23,8 @@ export interface Visit {
 }
 
 function whoKey(entry: AccessHistoryEntry): string {
-  return `${entry.via}:${entry.actor?.uid ?? ''}`;
+  // Each share link is someone of its own: its label names when it was made.
+  return `${entry.via}:${entry.actor?.uid ?? ''}:${entry.who?.kind === 'share' ? entry.who.label : ''}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { reportedAnnotationsResponseSchema, type MeasurementReport } from '@ra/shared';
 import { apiRequest } from '../../lib/api-client';
+import { dicomwebAccess } from '../../lib/dicomweb';
 
 /*
  * The measurements of the Structured Reports found in a study (docs/api.md §15.4): read once per
@@ -27,5 +28,7 @@ export function useReportedAnnotations(itemUid: string) {
     queryKey: reportedAnnotationsQueryKey(itemUid),
     queryFn: ({ signal }) => fetchReportedAnnotations(itemUid, signal),
     staleTime: Infinity,
+    // A share link reads nothing of the archive's API beyond its DICOMweb.
+    enabled: !dicomwebAccess().isShared,
   });
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import Button from 'react-bootstrap/Button';
+import { dicomwebAccess } from '../../lib/dicomweb';
 import { useReportedAnnotations } from '../api/reported-annotations';
 import {
   measurementsOf,
@@ -28,6 +29,10 @@ export function ReportedMeasurementsPanel({
 }) {
   const titleId = useId();
   const reports = useReportedAnnotations(itemUid);
+  // A share link shows the images alone (the query is not made).
+  if (dicomwebAccess().isShared) {
+    return null;
+  }
   if (reports.isPending) {
     return (
       <p className="small text-body-secondary mt-3 mb-0" role="status">

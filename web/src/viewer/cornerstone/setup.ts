@@ -22,6 +22,7 @@ import {
   init as initTools,
 } from '@cornerstonejs/tools';
 import { getAccessToken } from '../../lib/api-client';
+import { dicomwebAccess } from '../../lib/dicomweb';
 import { registerRasterImageLoader } from './raster-image-loader';
 import { checkFrameResponse } from './codestream-check';
 
@@ -68,7 +69,8 @@ export function hasSoftwareWebGl(): boolean {
 
 /**
  * Starts Cornerstone once per page: the renderer, the DICOMweb image loader (frames fetched from
- * our /dicomweb with the signed-in user's bearer token, decoded in web workers once their
+ * our /dicomweb with the signed-in user's bearer token, or a share link's DICOMweb with its
+ * access code, decoded in web workers once their
  * codestream is checked), the loader of
  * raster archive items (JPEG, PNG) and the tools.
  */
@@ -85,10 +87,12 @@ export function setUpCornerstone(): Promise<void> {
     initDicomImageLoader({
       // One decoder per spare core: the page itself keeps one.
       maxWebWorkers: Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1)),
-      // Read per request, so a token refreshed meanwhile is the one sent.
+      // Read per request, so a token refreshed meanwhile is the one sent; a share link's frames
+      // carry its access code instead (lib/dicomweb.ts).
       beforeSend: (): Record<string, string> => {
-        const token = getAccessToken();
-        return token ? { Authorization: `Bearer ${token}` } : {};
+        const { headers, isShared } = dicomwebAccess();
+        const token = isShared ? null : getAccessToken();
+        return token ? { ...headers, Authorization: `Bearer ${token}` } : { ...headers };
       },
       // A frame refused here fails to load, and the viewer says it could not be decoded. Refused
       // by a rejected promise: the loader waits on it, and a throw would leave the image pending.

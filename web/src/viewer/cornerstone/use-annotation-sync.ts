@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { eventTarget, type StackViewport } from '@cornerstonejs/core';
 import { annotation as annotationState, Enums as ToolEnums } from '@cornerstonejs/tools';
 import type { Annotation, SaveAnnotationBody } from '@ra/shared';
+import { dicomwebAccess } from '../../lib/dicomweb';
 import { deleteAnnotation, saveAnnotation, useAnnotations } from '../api/annotations';
 import {
   rasterTargets,
@@ -48,7 +49,9 @@ export function useAnnotationSync(
     }
     return seriesUid && slices ? seriesTargets(seriesUid, slices) : undefined;
   }, [seriesUid, slices, rasterImageId]);
-  const stored = useAnnotations(itemUid);
+  // A share link's viewer measures on the page alone: nothing is read or saved.
+  const isShared = dicomwebAccess().isShared;
+  const stored = useAnnotations(isShared ? null : itemUid);
   const [status, setStatus] = useState<SaveStatus>('idle');
   /** What the server holds of each of the user's annotations (as its body's JSON). */
   const saved = useRef(new Map<string, string>());
@@ -71,7 +74,7 @@ export function useAnnotationSync(
   }, [viewport, targets, stored.data, myUid]);
 
   useEffect(() => {
-    if (!viewport || !targets) {
+    if (!viewport || !targets || isShared) {
       return undefined;
     }
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -150,7 +153,7 @@ export function useAnnotationSync(
         }
       }
     };
-  }, [viewport, targets, itemUid]);
+  }, [viewport, targets, itemUid, isShared]);
 
   return { status, isLoadFailed: stored.isError };
 }

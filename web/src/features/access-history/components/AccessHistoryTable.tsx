@@ -17,6 +17,9 @@ const OTHER_TEXT: Record<AccessAction, string> = {
 
 /** Who did it: a named account with its role, or whoever held a shared link (nobody signed in). */
 function actorText(entry: AccessHistoryEntry): string {
+  if (entry.who?.kind === 'share') {
+    return entry.who.label;
+  }
   if (!entry.actor || entry.via === 'share_link') {
     return 'Shared link';
   }

@@ -1,6 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
+import { Link } from 'react-router';
 import { useAuth } from '../../../app/auth/auth-context';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageSpinner } from '../../../components/PageSpinner';
@@ -59,7 +60,8 @@ export function AccessHistoryPage() {
       {isPatient ? (
         <>
           <p className="text-body-secondary">
-            Everyone who opened your records, newest first. Your own visits are not listed.
+            Everyone who opened your records, newest first. Your own visits are not listed. Links you shared
+            are managed on <Link to={PATHS.shares}>Shared links</Link>.
           </p>
           <PatientAccessHistory />
         </>

@@ -16,6 +16,7 @@ import { PatientInFiles } from './PatientInFiles';
 import { RasterImageViewer } from './RasterImageViewer';
 import { RateRadiologist } from './RateRadiologist';
 import { StudyViewer } from './StudyViewer';
+import { ShareButton } from '../../../components/ShareDialog';
 
 /**
  * An archive item's page once loaded: the study in the viewer (or the image), the notes, and the
@@ -97,6 +98,12 @@ export function ItemView({ data }: { data: Image }) {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
+      {/* The patient and their physician may share the item; a radiologist may not. */}
+      {(user?.role === 'Patient' || user?.role === 'Physician') && (
+        <div className="mb-3">
+          <ShareButton itemUid={data.uid} />
+        </div>
+      )}
       {data.study && (
         <>
           <StudyFacts study={data.study} isCompact={false} className="mb-2" />
