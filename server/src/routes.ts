@@ -25,6 +25,7 @@ import { incomingRoutes } from './modules/incoming/incoming.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
 import { dicomwebRateLimits } from './plugins/rate-limit.js';
+import { downloadsRoutes } from './modules/downloads/downloads.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -54,4 +55,5 @@ export function registerRoutes(
   worklistRoutes(app, ctx, requireUser);
   ratingsRoutes(app, ctx, requireUser);
   auditRoutes(app, ctx, requireUser);
+  downloadsRoutes(app, ctx, requireUser);
 }
