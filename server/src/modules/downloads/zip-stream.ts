@@ -95,11 +95,15 @@ export function streamZip(
   const zip = new yazl.ZipFile();
   const options = { mtime: plan.mtime, mode: 0o100644, compress: false };
   let stopped = false;
-  let reading: Readable | undefined;
+  // The files opened and not yet closed: the one being written and the next, which yazl may open ahead.
+  const open = new Set<Readable>();
   const stop = () => {
     if (!stopped) {
       stopped = true;
-      reading?.destroy(new Error('The download was stopped.'));
+      // Closed without an error: nothing is left to report it to, and nothing waits for them.
+      for (const stream of open) {
+        stream.destroy();
+      }
     }
   };
   for (const file of plan.generated) {
@@ -113,7 +117,12 @@ export function streamZip(
       }
       storage.read(entry.storageKey).then(
         (stream) => {
-          reading = stream;
+          if (stopped) {
+            stream.destroy();
+            return;
+          }
+          open.add(stream);
+          stream.once('close', () => open.delete(stream));
           callback(null, stream);
         },
         (error: unknown) => callback(error, undefined as unknown as Readable),
