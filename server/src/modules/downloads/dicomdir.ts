@@ -128,9 +128,9 @@ const text = (group: number, element: number, vr: TextVr, value: string): Elemen
 
 /** The Specific Character Set element when a record's text is not plain ASCII. */
 function withCharacterSet(elements: Element[]): Element[] {
-  // eslint-disable-next-line no-control-regex -- plain ASCII is what is looked for
+  // Text values hold no control characters (clean() took them out): printable ASCII is plain ASCII.
   const isAscii = elements.every(
-    (e) => e.value.vr === 'UL' || e.value.vr === 'US' || /^[\u0000-\u007f]*$/.test(e.value.value),
+    (e) => e.value.vr === 'UL' || e.value.vr === 'US' || /^[ -~]*$/.test(e.value.value),
   );
   return isAscii ? elements : [text(0x0008, 0x0005, 'CS', 'ISO_IR 192'), ...elements];
 }
@@ -221,7 +221,7 @@ function metaHeader(fileSetUid: string): Buffer {
     '00020013': { vr: 'SH', Value: ['RADARCHIVE'] },
   } as unknown as DcmjsDataset;
   const file = new dcmjs.data.DicomDict(meta);
-  file.dict = {} as DcmjsDataset;
+  file.dict = {};
   return Buffer.from(file.write());
 }
 
