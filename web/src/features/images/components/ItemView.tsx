@@ -2,8 +2,9 @@ import { useMemo, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Container from 'react-bootstrap/Container';
 import { useSearchParams } from 'react-router';
-import { ANNOTATION_LIMITS, type Image, type KeyImage } from '@ra/shared';
+import { ANNOTATION_LIMITS, DOWNLOAD_PATHS, type Image, type KeyImage } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
+import { DownloadButton } from '../../../components/DownloadButton';
 import { LinkButton } from '../../../components/LinkButton';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
@@ -97,6 +98,13 @@ export function ItemView({ data }: { data: Image }) {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
+      <DownloadButton
+        path={DOWNLOAD_PATHS.item(data.uid)}
+        label="Download"
+        fallbackName={`radiology-archive-${data.uid}.zip`}
+        variant="outline-secondary"
+        className="mb-3"
+      />
       {data.study && (
         <>
           <StudyFacts study={data.study} isCompact={false} className="mb-2" />
