@@ -3,7 +3,7 @@ import { ROLES } from './roles.js';
 import { ITEM_KINDS, studySummarySchema } from './studies.js';
 
 /*
- * The ZIP downloads of an item or of a patient's whole archive (docs/api.md §12.5): the facts the
+ * The ZIP downloads of an item or of a patient's whole archive (docs/api.md §12.4): the facts the
  * ZIP's archive.json holds, which its index.html shows as a page.
  */
 

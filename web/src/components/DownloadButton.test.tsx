@@ -6,7 +6,7 @@ import { setAccessToken } from '../lib/api-client';
 import { DownloadButton } from './DownloadButton';
 
 /*
- * The download control (docs/api.md §12.5) against a stubbed network: it sends the bearer token,
+ * The download control (docs/api.md §12.4) against a stubbed network: it sends the bearer token,
  * shows the bytes received and the percentage, saves the file under the server's name, resumes a
  * dropped download with Range and If-Range, and shows errors instead of swallowing them.
  */

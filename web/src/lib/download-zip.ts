@@ -1,5 +1,5 @@
 /**
- * Downloads a ZIP of the archive (docs/api.md §12.5) with the bearer token, reporting the bytes
+ * Downloads a ZIP of the archive (docs/api.md §12.4) with the bearer token, reporting the bytes
  * received as they come. The ZIP is the same bytes at every request, so when the connection drops
  * the download goes on from the last byte received (Range with If-Range) rather than from zero.
  */

@@ -19,7 +19,7 @@ const zipResponses = {
   206: nonJsonResponse('The range asked for of the same ZIP.', ['application/zip']),
 };
 
-/** The ZIP downloads of docs/api.md §12.5. */
+/** The ZIP downloads of docs/api.md §12.4. */
 export function downloadsRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

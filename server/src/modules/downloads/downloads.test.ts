@@ -19,7 +19,7 @@ import { auditLog } from '../../db/schema/audit.js';
 import { dicomInstances } from '../../db/schema/studies.js';
 
 /*
- * GET /api/image/:uid/download and GET /api/user/archive/download (docs/api.md §12.5): the ZIP
+ * GET /api/image/:uid/download and GET /api/user/archive/download (docs/api.md §12.4): the ZIP
  * holds every stored file byte for byte, a DICOMDIR that dcmtk and pydicom read, an escaped
  * index.html and archive.json; only the item's readers get it, only a patient gets their
  * archive, every item's download is audited, and a Range resumes the same bytes.

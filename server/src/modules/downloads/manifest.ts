@@ -2,7 +2,7 @@ import { displayName, type DownloadManifest, type Image } from '@ra/shared';
 import { instanceKey, type ZipLayout } from './zip-layout.js';
 
 /**
- * archive.json's facts (docs/api.md §12.5): the patient, then each item with its files in the ZIP
+ * archive.json's facts (docs/api.md §12.4): the patient, then each item with its files in the ZIP
  * and the notes the caller may read, key images pointing at the ZIP files that hold their frames.
  * Nothing in it changes from one request to the next unless the records do (no signed URLs, no
  * time of the request), so the same records give the same ZIP bytes.

@@ -2,7 +2,7 @@ import type { DicomdirPatient, DicomdirSeries, DicomdirStudy } from './dicomdir.
 import type { DownloadInstanceRow, DownloadItemRow } from './downloads.repository.js';
 
 /*
- * Where each stored file goes in a download ZIP (docs/api.md §12.5). DICOM files get names a
+ * Where each stored file goes in a download ZIP (docs/api.md §12.4). DICOM files get names a
  * DICOMDIR can reference on ISO 9660 media: uppercase, at most 8 characters per component, no
  * extension — DICOM/S<study>/SE<series>/IM<instance>, numbered in a stable order. Raster images
  * go under IMAGES/ with a generated name and the extension of their type.

@@ -5,7 +5,7 @@ import type { Storage } from '../storage/index.js';
 import { etagOf, streamZip, type ZipPlan } from './zip-stream.js';
 
 /*
- * The ZIP writer alone (docs/api.md §12.5): the size it announces is the size it writes, the
+ * The ZIP writer alone (docs/api.md §12.4): the size it announces is the size it writes, the
  * same plan gives the same bytes, and a client that goes away stops the reading of files.
  */
 

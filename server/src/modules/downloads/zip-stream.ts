@@ -5,7 +5,7 @@ import type { Storage } from '../storage/index.js';
 import type { StoredEntry } from './zip-layout.js';
 
 /*
- * A download ZIP written as it is sent (docs/api.md §12.5): yazl writes the entries one after the
+ * A download ZIP written as it is sent (docs/api.md §12.4): yazl writes the entries one after the
  * other, reading each stored file only when its turn comes and only as fast as the client takes
  * the bytes (stream backpressure); nothing of the whole is held in memory or on disk. Every entry
  * is stored, not deflated (DICOM and raster images barely compress), with the same time and
