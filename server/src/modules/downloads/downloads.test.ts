@@ -32,6 +32,7 @@ const PYTHON = '/usr/bin/python3';
 let t: TestApp;
 let archive: AnnotatedArchive;
 const SCRIPT_NOTE = '<script>alert("x")</script> & more';
+const ANALYSIS = 'No fracture. <b>Not bold</b>';
 
 function download(who: Person | undefined, url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers: { ...(who ? bearer(who.token) : {}), ...headers } });
@@ -104,6 +105,14 @@ beforeAll(async () => {
     payload: { note: SCRIPT_NOTE },
   });
   expect(note.statusCode, note.body).toBe(200);
+  // On the raster image: a study's analysis would start the report job, which adds instances later.
+  const analysis = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/image/${archive.items.image}`,
+    headers: bearer(archive.people.radiologist.token),
+    payload: { note: ANALYSIS },
+  });
+  expect(analysis.statusCode, analysis.body).toBe(200);
 }, 60_000);
 afterAll(() => t.close());
 
@@ -289,6 +298,14 @@ describe('GET /api/user/archive/download', () => {
     const manifest = downloadManifestSchema.parse(JSON.parse(entries.get('archive.json')!.toString('utf8')));
     expect(manifest.scope).toBe('archive');
     expect(manifest.items.map((item) => item.uid)).toEqual([archive.items.image, archive.items.study]);
+    expect(manifest.items[0]!.notes.find((note) => note.role === 'RADIOLOGIST')).toMatchObject({
+      full_name: 'Dr. Ray Diologist',
+      note: ANALYSIS,
+    });
+    const page = entries.get('index.html')!.toString('utf8');
+    expect(page).toContain('Radiologist&#39;s analysis: Dr. Ray Diologist');
+    expect(page).toContain('No fracture. &lt;b&gt;Not bold&lt;/b&gt;');
+    expect(page).not.toContain('<b>');
     expect(await downloadRows(archive.items.image, archive.people.patient.id)).toBe(before + 1);
     expect(await downloadRows(archive.items.study, archive.people.patient.id)).toBeGreaterThan(0);
   });

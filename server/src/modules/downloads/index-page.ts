@@ -79,6 +79,8 @@ export function indexPage(manifest: DownloadManifest): string {
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Should anything get past the escaping, the page may still run no script and load nothing.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'self'">`,
     `<title>Radiology Archive: ${escapeHtml(patient.full_name)}</title>`,
     '<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}',
     'article{border-top:1px solid #ccc;padding:1rem 0}dt{font-weight:bold}dd{margin:0 0 .5rem 1rem}',
