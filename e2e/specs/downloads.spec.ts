@@ -26,7 +26,7 @@ test("a physician downloads an image's ZIP from its page; the patient downloads 
   await doctor.getByRole('button', { name: 'Download', exact: true }).click();
   const item = await itemDownload;
   expect(item.suggestedFilename()).toMatch(/^radiology-archive-image-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.zip$/);
-  const itemZip = await fs.readFile((await item.path())!);
+  const itemZip = await fs.readFile(await item.path());
   expect(namesIn(itemZip)).toEqual(['index.html', 'archive.json', 'IMAGES/IMG00001.png']);
   await expect(doctor.getByText('Download complete.')).toBeVisible();
 
@@ -34,7 +34,7 @@ test("a physician downloads an image's ZIP from its page; the patient downloads 
   const archiveDownload = patient.waitForEvent('download');
   await patient.getByRole('button', { name: 'Download my archive' }).click();
   const archive = await archiveDownload;
-  const archiveZip = await fs.readFile((await archive.path())!);
+  const archiveZip = await fs.readFile(await archive.path());
   expect(namesIn(archiveZip)).toEqual(['index.html', 'archive.json', 'IMAGES/IMG00001.png']);
   await expect(patient.getByText('Download complete.')).toBeVisible();
 });

@@ -26,7 +26,7 @@ function body(chunks: Uint8Array[], failAfter = false): ReadableStream<Uint8Arra
   return new ReadableStream({
     pull(controller) {
       if (index < chunks.length) {
-        controller.enqueue(chunks[index]!);
+        controller.enqueue(chunks[index]);
         index += 1;
       } else if (failAfter) {
         controller.error(new TypeError('network error'));
@@ -77,7 +77,7 @@ function savedBytes(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-    reader.onerror = () => reject(reader.error);
+    reader.onerror = () => reject(new Error(reader.error?.message ?? 'The file could not be read.'));
     reader.readAsArrayBuffer(saved[0]!);
   });
 }

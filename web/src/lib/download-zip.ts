@@ -63,7 +63,7 @@ export async function downloadZip(
         if (done) {
           break;
         }
-        chunks.push(value as Uint8Array<ArrayBuffer>);
+        chunks.push(value);
         received += value.byteLength;
         options.onProgress?.({ received, total });
       }
