@@ -8,8 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import { accessHistoryPageSchema, downloadManifestSchema } from '@ra/shared';
 import type { TestApp } from '../../../test/test-app.js';
-import { bearer } from '../../../test/factories.js';
+import { bearer, createPatient } from '../../../test/factories.js';
 import {
+  signedIn,
   startAnnotatedArchive,
   type AnnotatedArchive,
   type Person,
@@ -308,6 +309,19 @@ describe('GET /api/user/archive/download', () => {
     expect(page).not.toContain('<b>');
     expect(await downloadRows(archive.items.image, archive.people.patient.id)).toBe(before + 1);
     expect(await downloadRows(archive.items.study, archive.people.patient.id)).toBeGreaterThan(0);
+  });
+
+  it('gives a patient with no items a ZIP of the page and the facts alone', async () => {
+    const newcomer = await signedIn(
+      t,
+      await createPatient(t.database.db, { firstName: 'New', lastName: 'Comer' }),
+    );
+    const response = await download(newcomer, ARCHIVE_URL);
+    expect(response.statusCode, response.body).toBe(200);
+    const entries = await unzip(response.rawPayload);
+    expect([...entries.keys()]).toEqual(['index.html', 'archive.json']);
+    const manifest = downloadManifestSchema.parse(JSON.parse(entries.get('archive.json')!.toString('utf8')));
+    expect(manifest).toMatchObject({ scope: 'archive', items: [], dicomdir: null });
   });
 
   it('is for patients only: staff get 403', async () => {
