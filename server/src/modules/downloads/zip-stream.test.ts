@@ -80,4 +80,14 @@ describe('streamZip', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(counts.opened).toBeLessThanOrEqual(3);
   });
+
+  it('fails the stream, not silently, when a stored file cannot be read', async () => {
+    const { storage } = fakeStorage(1000);
+    const failing = {
+      read: (key: string) =>
+        key === 'studies/1' ? Promise.reject(new Error('missing file')) : storage.read(key),
+    } as unknown as Storage;
+    const zip = streamZip(failing, planOf(3, 1000));
+    await expect(buffer(zip.body)).rejects.toThrow('missing file');
+  });
 });
