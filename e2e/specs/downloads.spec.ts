@@ -18,6 +18,13 @@ test("a physician downloads an image's ZIP from its page; the patient downloads 
   test.setTimeout(60_000);
   const patient = await (await browser.newContext()).newPage();
   const doctor = await (await browser.newContext()).newPage();
+  // Chromium would ask where to save (File System Access), a dialog Playwright cannot answer: the
+  // browser download path is what is checked here (the web tests cover writing to a chosen file).
+  for (const page of [patient, doctor]) {
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'showSaveFilePicker', { value: undefined, configurable: true });
+    });
+  }
   const { imageUid } = await patientWithImageByApi(patient, doctor, 'Wrist, <b>two</b> views.');
 
   await doctor.goto(`/imageview?image=${imageUid}`);

@@ -170,4 +170,53 @@ describe('DownloadButton', () => {
     expect(saved).toHaveLength(0);
     expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled();
   });
+
+  it('writes straight to the file the user chose where the browser allows it', async () => {
+    const calls = stub(
+      () =>
+        new Response(body([BYTES.subarray(0, 1000), BYTES.subarray(1000)]), {
+          status: 200,
+          headers: ZIP_HEADERS,
+        }),
+    );
+    const written: Uint8Array[] = [];
+    let closed = false;
+    const picked: string[] = [];
+    vi.stubGlobal('showSaveFilePicker', (options: { suggestedName: string }) => {
+      picked.push(options.suggestedName);
+      return Promise.resolve({
+        createWritable: () =>
+          Promise.resolve({
+            write: (chunk: Uint8Array) => {
+              written.push(chunk);
+              return Promise.resolve();
+            },
+            close: () => {
+              closed = true;
+              return Promise.resolve();
+            },
+            abort: () => Promise.resolve(),
+          }),
+      });
+    });
+    render(<DownloadButton path={PATH} label="Download" fallbackName="radiology-archive.zip" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    expect(await screen.findByText('Download complete.')).toBeInTheDocument();
+    expect(picked).toEqual(['radiology-archive.zip']);
+    expect(calls).toHaveLength(1);
+    expect(closed).toBe(true);
+    expect(new Uint8Array(Buffer.concat(written))).toEqual(BYTES);
+    // Nothing was gathered in memory.
+    expect(saved).toHaveLength(0);
+  });
+
+  it('does nothing when the user closes the save dialog', async () => {
+    const calls = stub();
+    vi.stubGlobal('showSaveFilePicker', () => Promise.reject(new DOMException('closed', 'AbortError')));
+    render(<DownloadButton path={PATH} label="Download" fallbackName="radiology-archive.zip" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    expect(calls).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { ApiError } from '../lib/api-client';
-import { downloadZip, saveFile, type DownloadProgress } from '../lib/download-zip';
+import { diskSink, downloadZip, memorySink, type DownloadProgress } from '../lib/download-zip';
 import { megabytes } from '../lib/uploads/batch-progress';
 
 type State =
@@ -43,16 +43,25 @@ export function DownloadButton({
   useEffect(() => () => controller.current?.abort(), []);
 
   const start = async () => {
+    let sink;
+    try {
+      // Asked first, while the click still counts as the user's: where to write, when the browser can.
+      sink = (await diskSink(fallbackName)) ?? memorySink();
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') {
+        return;
+      }
+      sink = memorySink();
+    }
     const abort = new AbortController();
     controller.current = abort;
     setState({ kind: 'running', progress: { received: 0, total: null } });
     try {
-      const file = await downloadZip(path, {
+      await downloadZip(path, sink, {
         fallbackName,
         signal: abort.signal,
         onProgress: (progress) => setState({ kind: 'running', progress }),
       });
-      saveFile(file);
       setState({ kind: 'done' });
     } catch (error) {
       setState(abort.signal.aborted ? { kind: 'idle' } : { kind: 'failed', message: messageOf(error) });
