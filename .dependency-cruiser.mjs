@@ -24,6 +24,7 @@ const TABLES = {
       access: 'who may read an item',
       annotations: "an annotation's item",
       dicomweb: 'the archive items behind DICOMweb answers',
+      downloads: 'the items and stored files a download ZIP holds',
       uploads: 'the storage quota counts the bytes each user stored',
     },
   },
@@ -40,6 +41,7 @@ const TABLES = {
     readers: {
       'archive-items': "a study's summary in item lists, and key images naming its frames",
       dicomweb: 'QIDO-RS and WADO-RS answer from the filed studies, series and instances',
+      downloads: "a download's stored DICOM files and the DICOMDIR's records",
     },
   },
   'users.ts': {
@@ -49,6 +51,7 @@ const TABLES = {
       access: 'roles and links behind every decision',
       annotations: "authors' names",
       audit: "actors' names in access history",
+      downloads: "the patient's name and birth date in a download's index.html",
       'archive-items': "patients' and uploaders' names in item lists",
       patients: "patients' names and birth dates",
       payments: "radiologists' fees and names on invoices",

@@ -3,6 +3,7 @@
  * server, measures each figure the issues ask for, and prints them as tables; then the same
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
+ * `BENCH_ONLY=download` (a study's ZIP download beside cp -r),
  * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
  * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part; with
  * `BENCH_DICOM_STOW_ONLY=1`, the DICOM part measures STOW-RS alone (bench/dicom.bench.ts).
@@ -33,6 +34,7 @@ import { dicomFigures, printDicomTable, SLICES, STOW_ONLY, storePhantomStudy } f
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
 import { hostileFigures, printHostileTable, rssMb } from './hostile.bench.js';
 import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
+import { downloadFigures, printDownloadTable } from './download.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -155,8 +157,22 @@ async function hostileFiguresAlone(): Promise<void> {
   await stopServer(base);
 }
 
+/** A study's ZIP download on a server and embedded database of its own. */
+async function downloadFiguresAlone(): Promise<void> {
+  const base = await startAppServer(path.join(dataDir, 'download'));
+  const physician = new Api(base);
+  await physician.signIn('physician@example.com', 'demo-password');
+  const patient = new Api(base);
+  await patient.signIn('patient@example.com', 'demo-password');
+  const patientUid = (await patient.json<{ uid: string }>('GET', '/api/user/me')).uid;
+  printDownloadTable(await downloadFigures(physician, patient, patientUid, path.join(workDir, 'download')));
+  await stopServer(base);
+}
+
 try {
-  if (only === 'hostile') {
+  if (only === 'download') {
+    await downloadFiguresAlone();
+  } else if (only === 'hostile') {
     await hostileFiguresAlone();
   } else if (only !== 'dicom' && only !== 'viewer') {
     const bareBase = await startBareServer();
@@ -176,6 +192,7 @@ try {
   }
   if (only === undefined) {
     await hostileFiguresAlone();
+    await downloadFiguresAlone();
   }
 } finally {
   await stopServers();

@@ -26,6 +26,7 @@ import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
 import { sharesRoutes } from './modules/shares/shares.routes.js';
 import { dicomwebRateLimits } from './plugins/rate-limit.js';
+import { downloadsRoutes } from './modules/downloads/downloads.routes.js';
 
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
@@ -56,4 +57,5 @@ export function registerRoutes(
   ratingsRoutes(app, ctx, requireUser);
   auditRoutes(app, ctx, requireUser);
   sharesRoutes(app, ctx, requireUser);
+  downloadsRoutes(app, ctx, requireUser);
 }

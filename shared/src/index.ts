@@ -23,3 +23,4 @@ export * from './dicom-bundle.js';
 export * from './patient-match.js';
 export * from './reported-annotations.js';
 export * from './shares.js';
+export * from './downloads.js';

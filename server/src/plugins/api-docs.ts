@@ -77,6 +77,7 @@ export const API_TAGS = [
   { name: 'Uploads', description: 'Resumable uploads, tus 1.0 (§11.1).' },
   { name: 'Files', description: 'Stored files behind signed URLs (§11.3).' },
   { name: 'Studies', description: 'Filing uploaded DICOM files (§12.1).' },
+  { name: 'Downloads', description: "An item or a patient's whole archive as a ZIP (§12.4)." },
   { name: 'Incoming', description: "Studies received by STOW-RS waiting in a physician's list (§12.3)." },
   { name: 'DICOMweb', description: 'QIDO-RS, WADO-RS and STOW-RS at /dicomweb (§13).' },
   { name: 'Annotations', description: 'Measurements and marks drawn on an item (§15).' },

@@ -110,7 +110,10 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-async function sendWithRefresh(path: string, options: RequestOptions): Promise<Response> {
+async function sendWithRefresh(
+  path: string,
+  options: RequestOptions & { headers?: Record<string, string> },
+): Promise<Response> {
   const response = await send(path, options);
   if (response.status === 401 && options.auth !== false && refreshAccessToken) {
     if (await refreshAccessToken()) {
@@ -147,4 +150,19 @@ export async function apiBlob(path: string, options: RequestOptions = {}): Promi
     throw await errorOf(response);
   }
   return response.blob();
+}
+
+/**
+ * The answer itself, for a body read as a stream (a download with progress), sent and failing
+ * like `apiRequest`; `headers` are added (a Range to resume).
+ */
+export async function apiResponse(
+  path: string,
+  options: RequestOptions & { headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const response = await sendWithRefresh(path, options);
+  if (!response.ok) {
+    throw await errorOf(response);
+  }
+  return response;
 }

@@ -92,7 +92,7 @@ function accessActionOf(row: AccessHistoryRow): AccessAction {
  * Files of archive items are stored under their item's uid (images/<uid>.png, thumbnails/<uid>.webp,
  * previews/<uid>.png); a DICOMweb retrieve is recorded as studies/<uid>.
  */
-const ITEM_FILE = /^(?:images|thumbnails|previews|studies)\/([0-9a-f-]{36})(?:[./]|$)/;
+const ITEM_FILE = /^(?:images|thumbnails|previews|studies|downloads)\/([0-9a-f-]{36})(?:[./]|$)/;
 
 function accessedItemOf(row: AccessHistoryRow): string | null {
   if (row.action === 'download') {

@@ -27,4 +27,16 @@ describe('DashboardPage', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Incoming Studies' })).toHaveAttribute('href', '/incoming');
   });
+
+  it('offers a patient the download of their whole archive; staff get no such button', () => {
+    const patient = meSchema.parse({ ...PHYSICIAN, role: 'Patient', displayName: 'Pat One' });
+    renderPage(<DashboardPage />, { path: '/', auth: { user: patient } });
+    expect(screen.getByRole('heading', { level: 2, name: 'Your Whole Archive' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download my archive' })).toBeEnabled();
+  });
+
+  it('gives staff no archive download', () => {
+    renderPage(<DashboardPage />, { path: '/', auth: { user: PHYSICIAN } });
+    expect(screen.queryByRole('button', { name: 'Download my archive' })).toBeNull();
+  });
 });

@@ -4,7 +4,8 @@ import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
 import { LinkButton } from '../../../components/LinkButton';
 import { Navigate } from 'react-router';
-import type { RoleName } from '@ra/shared';
+import { DOWNLOAD_PATHS, type RoleName } from '@ra/shared';
+import { DownloadButton } from '../../../components/DownloadButton';
 import { useAuth } from '../../../app/auth/auth-context';
 import { PATHS } from '../../../lib/paths';
 import { ROLE_VARIANT } from '../../../lib/roles';
@@ -72,6 +73,25 @@ export function DashboardPage() {
           </Col>
         ))}
       </Row>
+      {user.role === 'Patient' && (
+        <Card className="mt-4 shadow-sm">
+          <Card.Body>
+            <Card.Title as="h2" className="h5">
+              Your Whole Archive
+            </Card.Title>
+            <Card.Text>
+              Every image and study with its notes and analyses, as one ZIP file with a page to read them and
+              a DICOMDIR that DICOM viewers open.
+            </Card.Text>
+            <DownloadButton
+              path={DOWNLOAD_PATHS.archive}
+              label="Download my archive"
+              fallbackName="radiology-archive.zip"
+              variant={ROLE_VARIANT.Patient}
+            />
+          </Card.Body>
+        </Card>
+      )}
     </Container>
   );
 }

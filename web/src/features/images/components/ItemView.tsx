@@ -2,8 +2,9 @@ import { useMemo, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Container from 'react-bootstrap/Container';
 import { useSearchParams } from 'react-router';
-import { ANNOTATION_LIMITS, type Image, type KeyImage } from '@ra/shared';
+import { ANNOTATION_LIMITS, DOWNLOAD_PATHS, type Image, type KeyImage } from '@ra/shared';
 import { useAuth } from '../../../app/auth/auth-context';
+import { DownloadButton } from '../../../components/DownloadButton';
 import { LinkButton } from '../../../components/LinkButton';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { formatDateTime } from '../../../lib/dates';
@@ -98,12 +99,16 @@ export function ItemView({ data }: { data: Image }) {
         {/* A study's width and height are its preview's, which say nothing of the study. */}
         {!data.study && ` · ${data.width} × ${data.height} pixels`}
       </p>
-      {/* The patient and their physician may share the item; a radiologist may not. */}
-      {(user?.role === 'Patient' || user?.role === 'Physician') && (
-        <div className="mb-3">
-          <ShareButton itemUid={data.uid} />
-        </div>
-      )}
+      <div className="d-flex flex-wrap gap-2 mb-3">
+        <DownloadButton
+          path={DOWNLOAD_PATHS.item(data.uid)}
+          label="Download"
+          fallbackName={`radiology-archive-${data.uid}.zip`}
+          variant="outline-secondary"
+        />
+        {/* The patient and their physician may share the item; a radiologist may not. */}
+        {(user?.role === 'Patient' || user?.role === 'Physician') && <ShareButton itemUid={data.uid} />}
+      </div>
       {data.study && (
         <>
           <StudyFacts study={data.study} isCompact={false} className="mb-2" />
