@@ -22,3 +22,4 @@ export * from './in-parallel.js';
 export * from './dicom-bundle.js';
 export * from './patient-match.js';
 export * from './reported-annotations.js';
+export * from './dicom-nodes.js';

@@ -11,3 +11,4 @@ export * from './users.js';
 export * from './studies.js';
 export * from './incoming.js';
 export * from './annotations.js';
+export * from './dicom-nodes.js';

@@ -9,7 +9,8 @@ export type AuditRecord =
   | 'profile'
   | 'annotation'
   | 'annotation-list'
-  | 'reported-annotation-list';
+  | 'reported-annotation-list'
+  | 'dicom-node';
 
 /** One row of the append-only audit log: who did what to which record, from where. */
 export interface AuditEntry {
