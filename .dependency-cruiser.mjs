@@ -28,6 +28,7 @@ const TABLES = {
     },
   },
   'incoming.ts': { owners: ['incoming'] },
+  'dicom-nodes.ts': { owners: ['dicom-node'] },
   'uploads.ts': { owners: ['uploads'] },
   'notifications.ts': { owners: ['notifications'] },
   'payments.ts': { owners: ['payments', 'ratings'], readers: { access: 'paid invoices grant reads' } },
@@ -50,6 +51,7 @@ const TABLES = {
       payments: "radiologists' fees and names on invoices",
       ratings: 'whether a radiologist accepts ratings',
       studies: "the patient's name and birth date for the wrong-patient guard",
+      'dicom-node': 'the physician a registered DICOM node files for',
     },
   },
 };
