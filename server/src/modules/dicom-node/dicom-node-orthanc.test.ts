@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incomingListSchema } from '@ra/shared';
+import { imagePageSchema, incomingListSchema, notificationListSchema } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { bearer, createPhysician, signIn } from '../../../test/factories.js';
+import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import { stow } from '../../../test/stow.js';
+import { linkPatient } from '../patients/patients.repository.js';
 import { ctPhantom, writeCtPhantom } from '../../../test/ct-phantom.js';
 import { sampleCopy } from '../../../test/dicom-files.js';
 import { freePort } from '../../../test/free-port.js';
@@ -21,12 +23,19 @@ let t: TestApp;
 let orthanc: OrthancServer | undefined;
 let work: string;
 let token: string;
+let patientUid: string;
 
 beforeAll(async () => {
   const port = await freePort();
-  t = await createTestApp({ DICOM_PORT: String(port), DICOM_AE_TITLE: 'RADARCHIVE' });
+  t = await createTestApp(
+    { DICOM_PORT: String(port), DICOM_AE_TITLE: 'RADARCHIVE' },
+    { jobPollingSeconds: 0.5 },
+  );
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-dimse-orthanc-'));
   const physician = await createPhysician(t.database.db);
+  const patient = await createPatient(t.database.db);
+  await linkPatient(t.database.db, patient.id, physician.id);
+  patientUid = patient.id;
   token = (await signIn(t.app, physician.email)).token;
   orthanc = await startOrthanc(
     {},
@@ -115,5 +124,57 @@ describe('Orthanc and the DICOM node', () => {
     }
     // JPEG 2000 was accepted as proposed, not decompressed on the way.
     expect(stored.find((row) => row.sop === sops.at(-1))!.syntax).toBe('1.2.840.10008.1.2.4.91');
+  });
+
+  it("sends a patient's study to Orthanc by C-STORE in the background and tells the physician", async () => {
+    const phantom = ctPhantom({ slices: 4, rows: 64, columns: 64, pixelSpacing: 4 });
+    const files = await Promise.all(
+      (await writeCtPhantom(path.join(work, 'sent'), phantom)).map((file) => fs.readFile(file)),
+    );
+    const filed = await stow(t.app, token, files, `?patient=${patientUid}&confirm_patient_mismatch=true`);
+    expect(filed.statusCode, filed.body).toBe(200);
+    const items = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/${patientUid}/images`,
+      headers: bearer(token),
+    });
+    expect(items.statusCode, items.body).toBe(200);
+    const item = imagePageSchema.parse(items.json()).images[0]!;
+
+    const nodes = await t.app.inject({ method: 'GET', url: '/api/user/dicom-nodes', headers: bearer(token) });
+    expect(nodes.json()).toEqual({
+      nodes: [{ ae_title: 'ORTHANC_PEER', host: '127.0.0.1', port: orthanc!.dicomPort, can_receive: true }],
+    });
+
+    const send = (body: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/image/${item.uid}/send`,
+        headers: bearer(token),
+        payload: body,
+      });
+    expect((await send({ ae_title: 'NOT_MINE' })).statusCode).toBe(404);
+    expect((await send({ ae_title: 'BACK\\SLASH' })).statusCode).toBe(400);
+    const queued = await send({ ae_title: 'ORTHANC_PEER' });
+    expect(queued.statusCode, queued.body).toBe(202);
+    expect(queued.json()).toEqual({ job: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+    let messages: string[] = [];
+    for (let wait = 0; wait < 100 && !messages.some((m) => m.startsWith('Study sent')); wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/notification/polling',
+        headers: bearer(token),
+      });
+      messages =
+        list.statusCode === 200 ? notificationListSchema.parse(list.json()).map((n) => n.message) : [];
+    }
+    expect(messages).toContain('Study sent to ORTHANC_PEER: 4 of 4 instances.');
+    const found = (await orthancPost(
+      '/tools/find',
+      JSON.stringify({ Level: 'Instance', Query: { StudyInstanceUID: phantom.studyUid } }),
+    )) as string[];
+    expect(found).toHaveLength(4);
   });
 });

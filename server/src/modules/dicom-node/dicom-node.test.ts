@@ -5,9 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incomingListSchema } from '@ra/shared';
+import { imagePageSchema, incomingListSchema, notificationListSchema } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { bearer, createPhysician, signIn } from '../../../test/factories.js';
+import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
+import { stow } from '../../../test/stow.js';
+import { linkPatient } from '../patients/patients.repository.js';
 import { ctPhantom, writeCtPhantom } from '../../../test/ct-phantom.js';
 import { freePort } from '../../../test/free-port.js';
 import { dicomInstances } from '../../db/schema/studies.js';
@@ -23,7 +25,10 @@ const people = {} as Record<'first' | 'second' | 'unverified', { id: string; ema
 
 beforeAll(async () => {
   port = await freePort();
-  t = await createTestApp({ DICOM_PORT: String(port), DICOM_AE_TITLE: 'RADARCHIVE' });
+  t = await createTestApp(
+    { DICOM_PORT: String(port), DICOM_AE_TITLE: 'RADARCHIVE' },
+    { jobPollingSeconds: 0.5 },
+  );
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-dimse-'));
   const db = t.database.db;
   for (const name of ['first', 'second'] as const) {
@@ -32,6 +37,13 @@ beforeAll(async () => {
   }
   await addDicomNode(db, { physician: people.first.email, 'ae-title': 'MODALITY_A', host: '127.0.0.1' });
   await addDicomNode(db, { physician: people.second.email, 'ae-title': 'MODALITY_B' });
+  // A node to send to where nothing listens.
+  await addDicomNode(db, {
+    physician: people.first.email,
+    'ae-title': 'NOBODY_HOME',
+    host: '127.0.0.1',
+    port: await freePort(),
+  });
   // Registered from an address no test connects from.
   await addDicomNode(db, { physician: people.first.email, 'ae-title': 'ELSEWHERE', host: '192.0.2.7' });
 });
@@ -210,5 +222,56 @@ describe('the DICOM node', () => {
     expect(await storedInstances(sops)).toEqual([]);
     const studies = await incomingOf(people.first.token);
     expect(studies.map((study) => study.study.study_instance_uid)).not.toContain(phantom.studyUid);
+  });
+
+  it('sends only to a node of the caller with a host and port, and tells when sending failed', async () => {
+    const patient = await createPatient(t.database.db);
+    await linkPatient(t.database.db, patient.id, people.first.id);
+    const { files } = await series('to-send', 2);
+    const query = `?patient=${patient.id}&confirm_patient_mismatch=true`;
+    const filed = await stow(
+      t.app,
+      people.first.token,
+      await Promise.all(files.map((f) => fs.readFile(f))),
+      query,
+    );
+    expect(filed.statusCode, filed.body).toBe(200);
+    const items = await t.app.inject({
+      method: 'GET',
+      url: `/api/user/${patient.id}/images`,
+      headers: bearer(people.first.token),
+    });
+    const study = imagePageSchema.parse(items.json()).images[0];
+    const send = (token: string, aeTitle: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/image/${study!.uid}/send`,
+        headers: bearer(token),
+        payload: { ae_title: aeTitle },
+      });
+    // Another physician's node, and a node of the caller's that only sends.
+    expect((await send(people.first.token, 'MODALITY_B')).statusCode).toBe(404);
+    const onlySends = await send(people.first.token, 'MODALITY_A');
+    expect(onlySends.statusCode).toBe(400);
+    expect(onlySends.json()).toEqual({
+      errors: [{ path: 'ae_title', msg: expect.stringMatching(/no host and port/) }],
+    });
+    // Someone who may not read the study.
+    expect((await send(people.second.token, 'MODALITY_B')).statusCode).toBe(404);
+
+    const queued = await send(people.first.token, 'NOBODY_HOME');
+    expect(queued.statusCode, queued.body).toBe(202);
+    let messages: string[] = [];
+    for (let wait = 0; wait < 100 && !messages.some((m) => m.includes('NOBODY_HOME')); wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/notification/polling',
+        headers: bearer(people.first.token),
+      });
+      messages =
+        list.statusCode === 200 ? notificationListSchema.parse(list.json()).map((n) => n.message) : [];
+    }
+    expect(messages.find((m) => m.includes('NOBODY_HOME'))).toMatch(/^Study not sent to NOBODY_HOME: /);
   });
 });

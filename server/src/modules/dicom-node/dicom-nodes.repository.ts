@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { dicomNodes } from '../../db/schema/dicom-nodes.js';
 import { users } from '../../db/schema/users.js';
@@ -55,5 +55,14 @@ export async function insertNode(db: Queryable, node: typeof dicomNodes.$inferIn
 /** Removes the node of that AE title; undefined when there was none. */
 export async function deleteNode(db: Queryable, aeTitle: string) {
   const [row] = await db.delete(dicomNodes).where(eq(dicomNodes.aeTitle, aeTitle)).returning();
+  return row;
+}
+
+/** The physician's own node of that AE title. */
+export async function findNodeOf(db: Queryable, physicianId: string, aeTitle: string) {
+  const [row] = await db
+    .select({ aeTitle: dicomNodes.aeTitle, host: dicomNodes.host, port: dicomNodes.port })
+    .from(dicomNodes)
+    .where(and(eq(dicomNodes.physicianId, physicianId), eq(dicomNodes.aeTitle, aeTitle)));
   return row;
 }

@@ -8,3 +8,5 @@ export {
   removeDicomNode,
   type NewNode,
 } from './node-registry.service.js';
+export { sendStudyJob } from './send-study.job.js';
+export { SEND_STUDY_JOB } from './send-study.service.js';

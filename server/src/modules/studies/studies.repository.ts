@@ -434,3 +434,16 @@ export async function findStructuredReports(
     return row ? [row] : [];
   });
 }
+
+/** Every instance of a study item with where its file is, in series and instance order (for sending it). */
+export function findStoredInstances(db: Queryable, itemId: string) {
+  return db
+    .select({
+      sopInstanceUid: dicomInstances.sopInstanceUid,
+      storageKey: dicomInstances.storageKey,
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .where(eq(dicomInstances.itemId, itemId))
+    .orderBy(dicomSeries.seriesInstanceUid, dicomInstances.instanceNumber, dicomInstances.sopInstanceUid);
+}
