@@ -18,7 +18,7 @@ export function dicomNodeRoutes(app: FastifyInstance, ctx: AppContext, requireUs
     {
       schema: {
         summary: "The physician's registered DICOM nodes",
-        tags: ['DICOM studies'],
+        tags: ['DICOM nodes'],
         response: { 200: dicomNodeListSchema },
       },
       preHandler: requireUser('PHYSICIAN'),
@@ -31,7 +31,7 @@ export function dicomNodeRoutes(app: FastifyInstance, ctx: AppContext, requireUs
     {
       schema: {
         summary: 'Send a study to one of your DICOM nodes (C-STORE, in the background)',
-        tags: ['DICOM studies'],
+        tags: ['DICOM nodes'],
         params: itemParams,
         body: sendStudyBodySchema,
         response: { 202: sendStudyResponseSchema },
