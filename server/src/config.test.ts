@@ -52,6 +52,7 @@ describe('loadConfig', () => {
 
   it('runs the DICOM node only with DICOM_PORT, under a valid AE title', () => {
     expect(loadConfig({}).dicom.node).toBeUndefined();
+    expect(loadConfig({ DICOM_AE_TITLE: 'SENDER' }).dicom.aeTitle).toBe('SENDER');
     expect(loadConfig({ DICOM_PORT: '11112' }).dicom.node).toEqual({ port: 11112, aeTitle: 'RADARCHIVE' });
     expect(loadConfig({ DICOM_PORT: '104', DICOM_AE_TITLE: ' ARCHIVE_1 ' }).dicom.node).toEqual({
       port: 104,

@@ -163,6 +163,8 @@ export interface Config {
     /** Samples of the largest frame rendered or decoded (MAX_RENDER_MEGAPIXELS × 10⁶). */
     maxRenderPixels: number;
     decode: DecodeLimits;
+    /** The archive's AE title (DICOM_AE_TITLE), also when it sends studies with the node off. */
+    aeTitle: string;
     /** The DICOM node (DICOM_PORT, DICOM_AE_TITLE); undefined when it is off. */
     node: { port: number; aeTitle: string } | undefined;
   };
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: Math.round(e.DICOM_DECODE_TIMEOUT_SECONDS * 1000),
         maxOldGenerationMb: e.DICOM_DECODE_MEMORY_MB,
       },
+      aeTitle: e.DICOM_AE_TITLE,
       node: e.DICOM_PORT === undefined ? undefined : { port: e.DICOM_PORT, aeTitle: e.DICOM_AE_TITLE },
     },
     webDistDir: e.WEB_DIST_DIR

@@ -32,7 +32,7 @@ export async function sendFiles(
   node: { aeTitle: string; host: string; port: number },
   storageKeys: string[],
 ): Promise<SendOutcome> {
-  const ourAeTitle = ctx.config.dicom.node?.aeTitle ?? 'RADARCHIVE';
+  const ourAeTitle = ctx.config.dicom.aeTitle;
   const dir = await makeWorkDir(ctx.tusDir, 'dicom-send-');
   try {
     const files: string[] = [];
