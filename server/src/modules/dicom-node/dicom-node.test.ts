@@ -118,6 +118,27 @@ describe('the DICOM node', () => {
     expect(elsewhere.output).toMatch(/Calling AE Title Not Recognized/i);
   });
 
+  it('serves 4 associations at once and tells a fifth caller to come back later', async () => {
+    // Four callers that keep their association open for a while after their C-ECHO.
+    const lingering = Array.from({ length: 4 }, () => {
+      const client = new dimse.Client();
+      const accepted = new Promise<void>((resolve) => client.on('associationAccepted', () => resolve()));
+      const closed = new Promise<void>((resolve) => {
+        client.on('closed', () => resolve());
+        client.on('networkError', () => resolve());
+      });
+      client.addRequest(new dimse.requests.CEchoRequest());
+      client.send('127.0.0.1', port, 'MODALITY_A', 'RADARCHIVE', { associationLingerTimeout: 3000 });
+      return { accepted, closed };
+    });
+    await Promise.all(lingering.map((caller) => caller.accepted));
+    const fifth = await echo('MODALITY_B');
+    expect(fifth.code).not.toBe(0);
+    expect(fifth.output).toMatch(/Local Limit Exceeded/i);
+    await Promise.all(lingering.map((caller) => caller.closed));
+    expect((await echo('MODALITY_B')).code).toBe(0);
+  });
+
   it("files a series sent by dcmsend into its physician's Incoming list, byte for byte", async () => {
     const { phantom, files } = await series('first', 5);
     const sent = await dcmtk('dcmsend', [
