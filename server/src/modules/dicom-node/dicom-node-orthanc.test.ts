@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import { auditLog } from '../../db/schema/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePageSchema, incomingListSchema, notificationListSchema } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
@@ -176,5 +177,12 @@ describe('Orthanc and the DICOM node', () => {
       JSON.stringify({ Level: 'Instance', Query: { StudyInstanceUID: phantom.studyUid } }),
     )) as string[];
     expect(found).toHaveLength(4);
+    // The study left the archive at the physician's request: a download of its files, on the patient's record.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const audited = await t.database.db
+      .select({ action: auditLog.action, patientId: auditLog.patientId })
+      .from(auditLog)
+      .where(eq(auditLog.recordId, `studies/${item.uid}`));
+    expect(audited).toContainEqual({ action: 'download', patientId: patientUid });
   });
 });

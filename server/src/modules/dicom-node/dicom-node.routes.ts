@@ -44,6 +44,7 @@ export function dicomNodeRoutes(app: FastifyInstance, ctx: AppContext, requireUs
         currentUser(request),
         request.params.uid,
         request.body.ae_title,
+        request.ip,
       );
       return reply.code(202).send(answer);
     },

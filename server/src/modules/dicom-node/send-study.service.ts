@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import { requirePermitted } from '../access/index.js';
+import { auditReads } from '../audit/index.js';
 import { notify } from '../notifications/index.js';
 import { storedInstancesOf } from '../studies/index.js';
 import * as repo from './dicom-nodes.repository.js';
@@ -32,12 +33,14 @@ export async function queueStudySend(
   user: Actor,
   itemId: string,
   aeTitle: string,
+  ip: string,
 ): Promise<SendStudyResponse> {
   if (user.role !== 'PHYSICIAN') {
     throw new AppError('FORBIDDEN');
   }
   await requirePermitted(ctx, user, 'item:read', [itemId]);
-  if ((await storedInstancesOf(ctx, itemId)).length === 0) {
+  const [first] = await storedInstancesOf(ctx, itemId);
+  if (!first) {
     // Not a study (a raster image has nothing to send over DICOM).
     throw new AppError('NOT_FOUND');
   }
@@ -51,6 +54,17 @@ export async function queueStudySend(
   const job = crypto.randomUUID();
   const data: SendStudyJobData = { job, itemId, physicianId: user.id, aeTitle };
   await ctx.jobs.send(SEND_STUDY_JOB, data);
+  // The study's files leave the archive at the caller's request: audited as a download of them.
+  await auditReads(ctx, [
+    {
+      actorId: user.id,
+      patientId: first.patientId,
+      action: 'download',
+      recordType: 'file',
+      recordId: `studies/${itemId}`,
+      ip,
+    },
+  ]);
   return { job };
 }
 

@@ -441,9 +441,11 @@ export function findStoredInstances(db: Queryable, itemId: string) {
     .select({
       sopInstanceUid: dicomInstances.sopInstanceUid,
       storageKey: dicomInstances.storageKey,
+      patientId: archiveItems.patientId,
     })
     .from(dicomInstances)
     .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .innerJoin(archiveItems, eq(archiveItems.id, dicomInstances.itemId))
     .where(eq(dicomInstances.itemId, itemId))
     .orderBy(dicomSeries.seriesInstanceUid, dicomInstances.instanceNumber, dicomInstances.sopInstanceUid);
 }
