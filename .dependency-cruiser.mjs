@@ -33,6 +33,7 @@ const TABLES = {
     owners: ['shares'],
     readers: { audit: 'share links named as the actors of access history' },
   },
+  'dicom-nodes.ts': { owners: ['dicom-node'] },
   'uploads.ts': { owners: ['uploads'] },
   'notifications.ts': { owners: ['notifications'] },
   'payments.ts': { owners: ['payments', 'ratings'], readers: { access: 'paid invoices grant reads' } },
@@ -58,6 +59,7 @@ const TABLES = {
       ratings: 'whether a radiologist accepts ratings',
       studies: "the patient's name and birth date for the wrong-patient guard",
       shares: "the patient's name and birth date on an opened share link",
+      'dicom-node': 'the physician a registered DICOM node files for',
     },
   },
 };

@@ -38,6 +38,7 @@ import { SigningKeys } from './modules/identity/index.js';
 import { refileLegacyIncoming } from './modules/incoming/index.js';
 import { createReadAuditWriter } from './modules/audit/index.js';
 import { registerRoutes } from './routes.js';
+import { startDicomNode, type RunningDicomNode } from './modules/dicom-node/index.js';
 import { findExposedDemoAccounts } from './modules/identity/index.js';
 
 /**
@@ -263,7 +264,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await serveApiDocs(app);
   }
   await registerWebApp(app, config.webDistDir);
+  // The DICOM node (DICOM_PORT) listens once the app is ready and closes first, before what it files with.
+  let dicomNode: RunningDicomNode | undefined;
+  if (config.dicom.node) {
+    app.addHook('onReady', async () => {
+      dicomNode = await startDicomNode(ctx);
+    });
+  }
   app.addHook('onClose', async () => {
+    await dicomNode?.close();
     // Queued emails stay in the database for the next instance; nothing to drain here.
     mailer.close();
     await running.queue?.stop();

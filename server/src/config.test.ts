@@ -49,4 +49,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'development', API_DOCS: '0' }).apiDocs).toBe(false);
     expect(() => loadConfig({ API_DOCS: 'yes' })).toThrow(/Invalid configuration:\n {2}API_DOCS/);
   });
+
+  it('runs the DICOM node only with DICOM_PORT, under a valid AE title', () => {
+    expect(loadConfig({}).dicom.node).toBeUndefined();
+    expect(loadConfig({ DICOM_AE_TITLE: 'SENDER' }).dicom.aeTitle).toBe('SENDER');
+    expect(loadConfig({ DICOM_PORT: '11112' }).dicom.node).toEqual({ port: 11112, aeTitle: 'RADARCHIVE' });
+    expect(loadConfig({ DICOM_PORT: '104', DICOM_AE_TITLE: ' ARCHIVE_1 ' }).dicom.node).toEqual({
+      port: 104,
+      aeTitle: 'ARCHIVE_1',
+    });
+    for (const port of ['0', '65536', 'dicom']) {
+      expect(() => loadConfig({ DICOM_PORT: port })).toThrow(/DICOM_PORT/);
+    }
+    for (const title of ['', 'SEVENTEEN_CHARS_X', 'A\\B', 'TAB\tTAB']) {
+      expect(() => loadConfig({ DICOM_PORT: '104', DICOM_AE_TITLE: title })).toThrow(/DICOM_AE_TITLE/);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { aeTitleField } from '@ra/shared';
 import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
 /**
@@ -116,6 +117,13 @@ const envSchema = z.object({
   /** DICOMweb requests per user per minute: reads (QIDO-RS, WADO-RS) and writes (STOW-RS), counted apart. */
   DICOMWEB_READS_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   DICOMWEB_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  /**
+   * The port of the DICOM node (C-ECHO and C-STORE from registered AE titles, modules/dicom-node),
+   * on HOST. Unset: no DICOM node.
+   */
+  DICOM_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The node's own AE title, which callers must address (1 to 16 characters). */
+  DICOM_AE_TITLE: aeTitleField('DICOM_AE_TITLE').default('RADARCHIVE'),
 });
 
 export interface Config {
@@ -155,6 +163,10 @@ export interface Config {
     /** Samples of the largest frame rendered or decoded (MAX_RENDER_MEGAPIXELS × 10⁶). */
     maxRenderPixels: number;
     decode: DecodeLimits;
+    /** The archive's AE title (DICOM_AE_TITLE), also when it sends studies with the node off. */
+    aeTitle: string;
+    /** The DICOM node (DICOM_PORT, DICOM_AE_TITLE); undefined when it is off. */
+    node: { port: number; aeTitle: string } | undefined;
   };
 }
 
@@ -232,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: Math.round(e.DICOM_DECODE_TIMEOUT_SECONDS * 1000),
         maxOldGenerationMb: e.DICOM_DECODE_MEMORY_MB,
       },
+      aeTitle: e.DICOM_AE_TITLE,
+      node: e.DICOM_PORT === undefined ? undefined : { port: e.DICOM_PORT, aeTitle: e.DICOM_AE_TITLE },
     },
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)

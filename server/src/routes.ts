@@ -22,6 +22,7 @@ import { ratingsRoutes } from './modules/ratings/ratings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { incomingRoutes } from './modules/incoming/incoming.routes.js';
+import { dicomNodeRoutes } from './modules/dicom-node/dicom-node.routes.js';
 import { dicomwebRoutes } from './modules/dicomweb/dicomweb.routes.js';
 import { wadoRetrieveRoutes } from './modules/dicomweb/wado-retrieve.routes.js';
 import { sharesRoutes } from './modules/shares/shares.routes.js';
@@ -48,6 +49,7 @@ export function registerRoutes(
   reportsRoutes(app, ctx, requireUser);
   studiesRoutes(app, ctx, requireUser);
   incomingRoutes(app, ctx, requireUser);
+  dicomNodeRoutes(app, ctx, requireUser);
   const dicomwebLimits = dicomwebRateLimits(app, ctx.config);
   dicomwebRoutes(app, ctx, requireUser, dicomwebLimits);
   wadoRetrieveRoutes(app, ctx, requireUser, dicomwebLimits);

@@ -14,6 +14,9 @@ export interface OrthancServer {
   base: string;
   /** Its DICOMweb root, without a trailing slash. */
   dicomweb: string;
+  /** Its DICOM port and AE title, for DIMSE peers. */
+  dicomPort: number;
+  aeTitle: string;
   /** Its last output (errors and warnings): why a job failed, which its REST answer does not say. */
   recentLog(): string;
   stop(): Promise<void>;
@@ -41,7 +44,17 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-export async function startOrthanc(peers: Record<string, OrthancPeer> = {}): Promise<OrthancServer> {
+/** A DICOM node Orthanc may send to (`DicomModalities`), by AE title, host and port. */
+export interface OrthancModality {
+  aeTitle: string;
+  host: string;
+  port: number;
+}
+
+export async function startOrthanc(
+  peers: Record<string, OrthancPeer> = {},
+  dicom: { aeTitle?: string; modalities?: Record<string, OrthancModality> } = {},
+): Promise<OrthancServer> {
   if (!(await exists(ORTHANC)) || !(await exists(DICOMWEB_PLUGIN))) {
     throw new Error(
       `Orthanc is missing (${ORTHANC}, ${DICOMWEB_PLUGIN}): install it with "apt-get install orthanc orthanc-dicomweb".`,
@@ -55,6 +68,13 @@ export async function startOrthanc(peers: Record<string, OrthancPeer> = {}): Pro
     IndexDirectory: path.join(dir, 'storage'),
     HttpPort: httpPort,
     DicomPort: dicomPort,
+    DicomAet: dicom.aeTitle ?? 'ORTHANC',
+    DicomModalities: Object.fromEntries(
+      Object.entries(dicom.modalities ?? {}).map(([name, modality]) => [
+        name,
+        [modality.aeTitle, modality.host, modality.port],
+      ]),
+    ),
     RemoteAccessAllowed: false,
     AuthenticationEnabled: false,
     // Loopback only: it must not reach for anything outside this machine.
@@ -97,7 +117,14 @@ export async function startOrthanc(peers: Record<string, OrthancPeer> = {}): Pro
       () => false,
     );
     if (up) {
-      return { base, dicomweb: `${base}/dicom-web`, recentLog: () => errors, stop };
+      return {
+        base,
+        dicomweb: `${base}/dicom-web`,
+        dicomPort,
+        aeTitle: dicom.aeTitle ?? 'ORTHANC',
+        recentLog: () => errors,
+        stop,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -24,3 +24,4 @@ export * from './patient-match.js';
 export * from './reported-annotations.js';
 export * from './shares.js';
 export * from './downloads.js';
+export * from './dicom-nodes.js';

@@ -1,7 +1,16 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { dobField, emailField, LIMITS, nameField, newPasswordField, titleField } from '@ra/shared';
+import {
+  aeTitleField,
+  dobField,
+  emailField,
+  LIMITS,
+  nameField,
+  newPasswordField,
+  titleField,
+} from '@ra/shared';
 import type { Db } from '../db/client.js';
+import { addDicomNode, listDicomNodes, newNodeSchema, removeDicomNode } from '../modules/dicom-node/index.js';
 import { findPatientForAuditTrail, listPatientAuditTrail } from '../modules/audit/index.js';
 import { addHospital, addRosterPhysician, listHospitals } from '../modules/hospitals/index.js';
 import { createRadiologist } from '../modules/users/index.js';
@@ -51,6 +60,8 @@ const schemas = {
       .refine(isCalendarDate, { error: '--since must be a date written YYYY-MM-DD' })
       .optional(),
   }),
+  'add-dicom-node': newNodeSchema,
+  'remove-dicom-node': z.object({ 'ae-title': aeTitleField('--ae-title') }),
 } as const;
 
 /** Options that take no value. */
@@ -63,7 +74,7 @@ function isCalendarDate(value: string): boolean {
   );
 }
 
-export const COMMANDS = ['list-hospitals', ...Object.keys(schemas)] as const;
+export const COMMANDS = ['list-hospitals', 'list-dicom-nodes', ...Object.keys(schemas)] as const;
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -79,7 +90,13 @@ Commands:
   audit --patient <email> [--since YYYY-MM-DD]
       Who accessed that patient's records, oldest first, one line per access, tab-separated:
       time (ISO 8601, UTC), actor (name, role and email; "—" when unknown), action, record type,
-      record id, IP.`;
+      record id, IP.
+  add-dicom-node --physician <email> --ae-title <AET> [--host <ip>] [--port <n>]
+      Lets the DICOM device of that AE title send studies to the physician's Incoming list (from
+      that IP address only, when --host is given); with --host and --port, the physician may also
+      send studies to it.
+  list-dicom-nodes
+  remove-dicom-node --ae-title <AET>`;
 
 function parseOptions<K extends keyof typeof schemas>(command: K, args: string[]) {
   const optionNames = Object.keys(schemas[command].shape);
@@ -202,6 +219,32 @@ export async function runAdminCommand(
       return rows.length === 0
         ? [`No access to the records of ${patient.email} is recorded${period}.`]
         : rows.map(formatAuditTrailLine);
+    }
+    case 'add-dicom-node': {
+      const options = parseOptions(command, args);
+      const node = await addDicomNode(db, options);
+      const where = [node.host && `host ${node.host}`, node.port && `port ${node.port}`].filter(Boolean);
+      return [
+        `Added DICOM node "${node.aeTitle}" for ${options.physician}${where.length > 0 ? ` (${where.join(', ')})` : ''}.`,
+      ];
+    }
+    case 'list-dicom-nodes': {
+      const rows = await listDicomNodes(db);
+      return rows.length === 0
+        ? ['No DICOM nodes yet.']
+        : rows.map((row) =>
+            [
+              row.aeTitle,
+              row.physicianEmail,
+              row.host ?? '-',
+              row.port === null ? '-' : String(row.port),
+            ].join('\t'),
+          );
+    }
+    case 'remove-dicom-node': {
+      const options = parseOptions(command, args);
+      await removeDicomNode(db, options['ae-title']);
+      return [`Removed DICOM node "${options['ae-title']}".`];
     }
     default:
       throw new UsageError(command ? `Unknown command "${command}".\n\n${USAGE}` : USAGE);

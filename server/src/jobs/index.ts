@@ -13,6 +13,7 @@ import {
   workDirCleanupJob,
 } from '../modules/studies/index.js';
 import { studyReportsJob } from '../modules/reports/index.js';
+import { sendStudyJob } from '../modules/dicom-node/index.js';
 import { uploadCleanupJob } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
 import { sendEmailJob } from './send-email.job.js';
@@ -38,6 +39,7 @@ export function allJobs(deps: {
     thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
     studyPreviewJob(deps.db, deps.storage, deps.decoder),
     studyReportsJob(deps.ctx),
+    sendStudyJob(deps.ctx),
     removedFilesJob(deps.storage),
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),

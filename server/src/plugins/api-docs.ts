@@ -79,6 +79,7 @@ export const API_TAGS = [
   { name: 'Studies', description: 'Filing uploaded DICOM files (§12.1).' },
   { name: 'Downloads', description: "An item or a patient's whole archive as a ZIP (§12.4)." },
   { name: 'Incoming', description: "Studies received by STOW-RS waiting in a physician's list (§12.3)." },
+  { name: 'DICOM nodes', description: "A physician's DICOM nodes and sending studies to them (§12.6)." },
   { name: 'DICOMweb', description: 'QIDO-RS, WADO-RS and STOW-RS at /dicomweb (§13).' },
   { name: 'Annotations', description: 'Measurements and marks drawn on an item (§15).' },
   { name: 'Payments', description: 'Second opinions, invoices and payment (§16).' },

@@ -12,3 +12,4 @@ export * from './studies.js';
 export * from './incoming.js';
 export * from './annotations.js';
 export * from './shares.js';
+export * from './dicom-nodes.js';

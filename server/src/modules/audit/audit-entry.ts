@@ -11,7 +11,8 @@ export type AuditRecord =
   | 'annotation-list'
   | 'reported-annotation-list'
   /** A share link: made, revoked (changes), and opened (a read with the link as the actor). */
-  | 'share';
+  | 'share'
+  | 'dicom-node';
 
 /** One row of the append-only audit log: who did what to which record, from where. */
 export interface AuditEntry {

@@ -30,3 +30,4 @@ export { thumbnailSweepJob } from './thumbnail-sweep.job.js';
 export { workDirCleanupJob } from './work-dir-cleanup.job.js';
 export { removedFilesJob } from './removed-files.job.js';
 export { structuredReportsOf, type StoredStructuredReport } from './structured-reports.js';
+export { storedInstancesOf } from './stored-instances.js';

@@ -434,3 +434,18 @@ export async function findStructuredReports(
     return row ? [row] : [];
   });
 }
+
+/** Every instance of a study item with where its file is, in series and instance order (for sending it). */
+export function findStoredInstances(db: Queryable, itemId: string) {
+  return db
+    .select({
+      sopInstanceUid: dicomInstances.sopInstanceUid,
+      storageKey: dicomInstances.storageKey,
+      patientId: archiveItems.patientId,
+    })
+    .from(dicomInstances)
+    .innerJoin(dicomSeries, eq(dicomSeries.id, dicomInstances.seriesId))
+    .innerJoin(archiveItems, eq(archiveItems.id, dicomInstances.itemId))
+    .where(eq(dicomInstances.itemId, itemId))
+    .orderBy(dicomSeries.seriesInstanceUid, dicomInstances.instanceNumber, dicomInstances.sopInstanceUid);
+}

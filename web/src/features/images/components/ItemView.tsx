@@ -16,6 +16,7 @@ import { NoteEditor } from './NoteEditor';
 import { PatientInFiles } from './PatientInFiles';
 import { RasterImageViewer } from './RasterImageViewer';
 import { RateRadiologist } from './RateRadiologist';
+import { SendToDicomNode } from './SendToDicomNode';
 import { StudyViewer } from './StudyViewer';
 import { ShareButton } from '../../../components/ShareDialog';
 
@@ -124,6 +125,7 @@ export function ItemView({ data }: { data: Image }) {
           >
             <ImageStage image={data} />
           </StudyViewer>
+          {user?.role === 'Physician' && <SendToDicomNode itemUid={data.uid} />}
         </>
       )}
       {!data.study && (
