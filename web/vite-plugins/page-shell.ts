@@ -34,7 +34,7 @@ function withStaticImports(bundle: OutputBundle, start: OutputChunk): string[] {
 
 /**
  * Writes a copy of index.html for one page's address that asks the browser for the page's code
- * at once, beside the app's entry: opened from a link (an email, a key image), the page would
+ * and stylesheets at once, beside the app's entry: opened from a link (an email, a key image), the page would
  * otherwise fetch its chunks only after the entry has run and routed, and the diagnostic viewer's
  * 3.7 MB chunk only after the item's details have arrived. The server sends the copy for that
  * address (server/src/plugins/web-app.ts); every other address gets index.html.
@@ -53,6 +53,7 @@ export function pageShell(options: PageShellOptions): Plugin {
         const outDir = output.dir!;
         let html = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
         const wanted: string[] = [];
+        const stylesheets: string[] = [];
         for (const module of options.modules) {
           const id = path.resolve(root, module);
           const chunk = Object.values(bundle).find(
@@ -61,14 +62,26 @@ export function pageShell(options: PageShellOptions): Plugin {
           if (!chunk) {
             throw new Error(`page shell: no chunk for ${module}`);
           }
-          withStaticImports(bundle, chunk)
-            .filter((file) => !wanted.includes(file) && !html.includes(`"/${file}"`))
-            .forEach((file) => wanted.push(file));
+          for (const file of withStaticImports(bundle, chunk)) {
+            if (!wanted.includes(file) && !html.includes(`"/${file}"`)) {
+              wanted.push(file);
+            }
+            // A lazy chunk's import waits for its stylesheets: asked for here, they are there first.
+            const css = (bundle[file] as OutputChunk).viteMetadata?.importedCss ?? new Set<string>();
+            for (const sheet of css) {
+              if (!stylesheets.includes(sheet) && !html.includes(`"/${sheet}"`)) {
+                stylesheets.push(sheet);
+              }
+            }
+          }
         }
         if (!html.includes(HEAD_END)) {
           throw new Error('page shell: index.html has no </head>');
         }
-        const links = wanted.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        const links = [
+          ...wanted.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+          ...stylesheets.map((sheet) => `<link rel="stylesheet" crossorigin href="/${sheet}">`),
+        ];
         html = html.replace(HEAD_END, () => `  ${links.join('\n    ')}\n  ${HEAD_END}`);
         await fs.mkdir(path.join(outDir, PAGE_SHELLS_DIR), { recursive: true });
         await fs.writeFile(path.join(outDir, PAGE_SHELLS_DIR, `${options.name}.html`), html);

@@ -190,15 +190,16 @@ export function StudyViewer({
     shownKeys.length > 1 && (linkChoice?.layout === linkLayout ? linkChoice.isLinked : isLinkedByDefault);
 
   const queryClient = useQueryClient();
-  // The viewer's chunk comes while the series are listed, and the series' metadata while the
-  // viewer starts: side by side rather than one after the other.
+  // The series' metadata is asked for first, then the viewer starts while it arrives: running the
+  // viewer's code (a few hundred milliseconds here, when a link's page shell or a pointer over the
+  // link has fetched it already) would otherwise hold the request back.
   useEffect(() => {
-    void prepareDiagnosticViewer();
-  }, []);
-  useEffect(() => {
-    if (firstUid) {
-      void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, firstUid));
+    if (!firstUid) {
+      return undefined;
     }
+    void queryClient.prefetchQuery(seriesMetadataQuery(studyUid, firstUid));
+    const starting = setTimeout(() => void prepareDiagnosticViewer(), 0);
+    return () => clearTimeout(starting);
   }, [firstUid, studyUid, queryClient]);
 
   // The reading room fills the window: the page behind it does not scroll.
