@@ -228,7 +228,7 @@ export function UploadPage() {
           )}
           {study.step.name === 'filing' && (
             <p role="status" className="mt-3">
-              <Spinner animation="border" size="sm" aria-hidden="true" className="me-2" />
+              <Spinner as="span" animation="border" size="sm" aria-hidden="true" className="me-2" />
               Filing the study…
             </p>
           )}
