@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagePageSchema, incomingListSchema, notificationListSchema } from '@ra/shared';
+import { dicomNodeListSchema, imagePageSchema, incomingListSchema, notificationListSchema } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient, createPhysician, signIn } from '../../../test/factories.js';
 import { stow } from '../../../test/stow.js';
@@ -243,6 +243,29 @@ describe('the DICOM node', () => {
     expect(await storedInstances(sops)).toEqual([]);
     const studies = await incomingOf(people.first.token);
     expect(studies.map((study) => study.study.study_instance_uid)).not.toContain(phantom.studyUid);
+  });
+
+  it('lists and sends for physicians only: the anonymous caller gets 401, a patient 403, and a physician sees only their own nodes', async () => {
+    const patient = await createPatient(t.database.db);
+    const patientToken = (await signIn(t.app, patient.email)).token;
+    const list = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: '/api/user/dicom-nodes', headers });
+    const send = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/image/${crypto.randomUUID()}/send`,
+        headers,
+        payload: { ae_title: 'MODALITY_A' },
+      });
+    expect((await list({})).statusCode).toBe(401);
+    expect((await send({})).statusCode).toBe(401);
+    expect((await list(bearer(patientToken))).statusCode).toBe(403);
+    expect((await send(bearer(patientToken))).statusCode).toBe(403);
+    const own = await list(bearer(people.first.token));
+    expect(own.statusCode).toBe(200);
+    const titles = dicomNodeListSchema.parse(own.json()).nodes.map((node) => node.ae_title);
+    expect(titles).toContain('MODALITY_A');
+    expect(titles).not.toContain('MODALITY_B');
   });
 
   it('sends only to a node of the caller with a host and port, and tells when sending failed', async () => {
