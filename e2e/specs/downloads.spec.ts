@@ -1,16 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { patientWithImageByApi } from '../fixtures/accounts.js';
-
-/** The names a ZIP's central directory lists (stored entries keep their names readable in the file). */
-function namesIn(zip: Buffer): string[] {
-  const names: string[] = [];
-  for (let at = zip.indexOf('PK\x01\x02'); at >= 0; at = zip.indexOf('PK\x01\x02', at + 4)) {
-    const length = zip.readUInt16LE(at + 28);
-    names.push(zip.subarray(at + 46, at + 46 + length).toString('utf8'));
-  }
-  return names;
-}
+import { namesIn } from '../fixtures/zip.js';
 
 test("a physician downloads an image's ZIP from its page; the patient downloads their whole archive", async ({
   browser,

@@ -5,7 +5,8 @@ import { expect, test } from '@playwright/test';
 import { ctPhantom, writeCtPhantom } from '../../server/test/ct-phantom.js';
 import { toast } from '../fixtures/accounts.js';
 import { patientWithStudy } from '../fixtures/codec-studies.js';
-import { litShare } from '../fixtures/viewer.js';
+import { drag, litShare, measurementTexts } from '../fixtures/viewer.js';
+import { namesIn } from '../fixtures/zip.js';
 
 test('a patient shares a study with an access code, someone without an account opens it, and revoking closes it', async ({
   browser,
@@ -43,6 +44,12 @@ test('a patient shares a study with an access code, someone without an account o
   const stage = visitor.getByTestId('viewer-stage');
   await expect(stage).toHaveAttribute('data-first-image-ms', /^\d+$/, { timeout: 30_000 });
   await expect.poll(() => litShare(visitor), { timeout: 15_000 }).toBeGreaterThan(0.05);
+  // The visitor measures: the length tool works on the shared study (nothing is saved).
+  await visitor.getByRole('button', { name: 'Length', exact: true }).click();
+  const box = (await visitor.getByTestId('viewer-viewport').boundingBox())!;
+  const centre: [number, number] = [box.x + box.width / 2, box.y + box.height / 2];
+  await drag(visitor, [centre[0] - 100, centre[1]], [centre[0] + 100, centre[1]]);
+  await expect.poll(() => measurementTexts(visitor)).toMatch(/\d+(\.\d+)? mm/);
   // Read-only: no download, no share, no app navigation.
   await expect(visitor.getByRole('button', { name: /download/i })).toHaveCount(0);
   await expect(visitor.getByRole('link', { name: /download/i })).toHaveCount(0);
@@ -72,4 +79,26 @@ test('a patient shares a study with an access code, someone without an account o
 
   await visitor.reload();
   await expect(visitor.getByRole('heading', { name: 'This link is not available.' })).toBeVisible();
+
+  // A second link allows downloading: the visitor takes the study home as a ZIP.
+  await patient.goto(`/imageview?image=${itemUid}`);
+  await patient.getByRole('button', { name: 'Share', exact: true }).click();
+  await dialog.getByLabel('Allow download').check();
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  await expect(link).toHaveValue(/\/s\/[A-Za-z0-9_-]{43}$/);
+  const downloadUrl = await link.inputValue();
+  // Chromium would ask where to save (File System Access), a dialog Playwright cannot answer.
+  await visitor.addInitScript(() => {
+    Object.defineProperty(window, 'showSaveFilePicker', { value: undefined, configurable: true });
+  });
+  await visitor.goto(downloadUrl);
+  await expect(visitor.getByTestId('share-banner')).toContainText('You may download a copy.');
+  const download = visitor.waitForEvent('download');
+  await visitor.getByRole('button', { name: 'Download the images (ZIP)' }).click();
+  const zip = await fs.readFile(await (await download).path());
+  const names = namesIn(zip);
+  expect(names).toContain('DICOMDIR');
+  expect(names.filter((name) => /^DICOM\/S\d+\/SE\d+\/IM\d+$/.test(name))).toHaveLength(files.length);
+  expect(names).toContain('archive.json');
+  await expect(visitor.getByText('Download complete.')).toBeVisible();
 });

@@ -60,4 +60,6 @@ export type DownloadManifest = z.infer<typeof downloadManifestSchema>;
 export const DOWNLOAD_PATHS = {
   item: (uid: string) => `/api/image/${uid}/download`,
   archive: '/api/user/archive/download',
+  /** A share link's item, when the link allows downloading (docs/api.md §20). */
+  shared: (token: string) => `/api/s/${token}/download`,
 } as const;

@@ -6,6 +6,7 @@ import { imageSchema, itemSummarySchema } from './images.js';
 export const SHARE_NOT_AVAILABLE = 'This link is not available.';
 export const SHARE_WRONG_CODE = 'The access code is incorrect.';
 export const SHARE_OPENED_MESSAGE = 'Your shared images were opened.';
+export const SHARE_NO_DOWNLOAD = 'This link does not allow downloading.';
 /** Wrong access codes after which a link is locked for good. */
 export const SHARE_MAX_WRONG_CODES = 10;
 /** The header a share's access code travels in, on every request under the link. */

@@ -3,7 +3,13 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { ApiError } from '../lib/api-client';
-import { diskSink, downloadZip, memorySink, type DownloadProgress } from '../lib/download-zip';
+import {
+  diskSink,
+  downloadZip,
+  memorySink,
+  type DownloadProgress,
+  type ZipRequest,
+} from '../lib/download-zip';
 import { megabytes } from '../lib/uploads/batch-progress';
 
 type State =
@@ -12,16 +18,18 @@ type State =
   | { kind: 'done' }
   | { kind: 'failed'; message: string };
 
-function messageOf(error: unknown): string {
+const ITEM_NOT_FOUND = 'This item does not exist or you may not download it.';
+
+function messageOf(error: unknown, notFoundMessage: string): string {
   if (error instanceof ApiError) {
-    return error.status === 404 ? 'This item does not exist or you may not download it.' : error.message;
+    return error.status === 404 ? notFoundMessage : error.message;
   }
   return 'The download failed. Check your connection and try again.';
 }
 
 /**
- * A button that downloads a ZIP of the archive (an item, or the patient's whole archive) with the
- * signed-in user's token, showing the bytes received (and the percentage when the size is known),
+ * A button that downloads a ZIP of the archive (an item, the patient's whole archive, or a share
+ * link's item) with the signed-in user's token or the link's code, showing the bytes received (and the percentage when the size is known),
  * with Cancel; errors are shown where the button is.
  */
 export function DownloadButton({
@@ -30,8 +38,14 @@ export function DownloadButton({
   fallbackName,
   variant = 'outline-primary',
   className,
+  request,
+  notFoundMessage = ITEM_NOT_FOUND,
 }: {
   path: string;
+  /** For a share link's ZIP: no bearer token, and the link's access code. */
+  request?: ZipRequest;
+  /** What a 404 means where the button is. */
+  notFoundMessage?: string;
   label: string;
   fallbackName: string;
   variant?: string;
@@ -59,12 +73,17 @@ export function DownloadButton({
     try {
       await downloadZip(path, sink, {
         fallbackName,
+        request,
         signal: abort.signal,
         onProgress: (progress) => setState({ kind: 'running', progress }),
       });
       setState({ kind: 'done' });
     } catch (error) {
-      setState(abort.signal.aborted ? { kind: 'idle' } : { kind: 'failed', message: messageOf(error) });
+      setState(
+        abort.signal.aborted
+          ? { kind: 'idle' }
+          : { kind: 'failed', message: messageOf(error, notFoundMessage) },
+      );
     } finally {
       controller.current = null;
     }

@@ -31,13 +31,25 @@ export function filenameOf(disposition: string | null, fallback: string): string
   return match?.[1] ?? fallback;
 }
 
+/** A ZIP asked for without the signed-in user's token (`auth: false`), or with further headers. */
+export interface ZipRequest {
+  auth?: boolean;
+  headers?: Record<string, string>;
+}
+
 /** How many times a dropped download is resumed before it is reported as failed. */
 const RESUMES = 3;
 
 export async function downloadZip(
   path: string,
   sink: DownloadSink,
-  options: { onProgress?: (progress: DownloadProgress) => void; signal?: AbortSignal; fallbackName: string },
+  options: {
+    onProgress?: (progress: DownloadProgress) => void;
+    signal?: AbortSignal;
+    fallbackName: string;
+    /** How to ask: a share link's ZIP goes without the bearer token, with its access code. */
+    request?: ZipRequest;
+  },
 ): Promise<void> {
   let received = 0;
   let total: number | null = null;
@@ -50,7 +62,11 @@ export async function downloadZip(
       const response = await apiResponse(path, {
         accept: 'application/zip',
         signal: options.signal,
-        headers: isResuming && etag !== null ? { range: `bytes=${received}-`, 'if-range': etag } : {},
+        auth: options.request?.auth,
+        headers: {
+          ...options.request?.headers,
+          ...(isResuming && etag !== null ? { range: `bytes=${received}-`, 'if-range': etag } : {}),
+        },
       });
       if (!isResuming || response.status !== 206) {
         // A first answer, or a ZIP that changed since: start again from its first byte.

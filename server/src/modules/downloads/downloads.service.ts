@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
+import type { Image } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
 import { AppError } from '../../lib/errors.js';
 import { itemReadFilter, requireListOf, requirePermitted } from '../access/index.js';
-import { presentItems } from '../archive-items/index.js';
+import { presentItemForLink, presentItems } from '../archive-items/index.js';
 import { auditReads, type AuditEntry } from '../audit/index.js';
 import { extensionOfMime } from '../storage/index.js';
 import { uidOfName, writeDicomdir } from './dicomdir.js';
@@ -27,7 +28,7 @@ export interface DownloadRequest {
 }
 
 /** The audit row of an item's download (docs/security.md §7); the access history counts it as the item's file. */
-export function downloadAuditOf(
+function downloadAuditOf(
   actorId: string | null,
   item: { id: string; patientId: string },
   ip: string | null,
@@ -42,10 +43,26 @@ export function downloadAuditOf(
   };
 }
 
+/**
+ * Who a ZIP is made for: a signed-in reader sees the notes their role may read; a share link's
+ * visitor gets what the link shows, the item without its notes and analyses.
+ */
+export type ZipReader = { actor: Actor } | { linkId: string };
+
+function presenterOf(ctx: AppContext, reader: ZipReader): (ids: string[]) => Promise<Map<string, Image>> {
+  if ('actor' in reader) {
+    return (ids) => presentItems(ctx, reader.actor, ids);
+  }
+  return async (ids) => {
+    const shown = await Promise.all(ids.map((id) => presentItemForLink(ctx, id, reader.linkId)));
+    return new Map(shown.flatMap((image) => (image ? [[image.uid, image] as const] : [])));
+  };
+}
+
 /** The ZIP's entries and files made for it, from items the caller may read. */
 async function planOf(
   ctx: AppContext,
-  viewer: Actor,
+  reader: ZipReader,
   scope: 'item' | 'archive',
   patientId: string,
   items: repo.DownloadItemRow[],
@@ -56,11 +73,7 @@ async function planOf(
       ctx.db,
       items.filter((item) => item.kind === 'study').map((item) => item.id),
     ),
-    presentItems(
-      ctx,
-      viewer,
-      items.map((item) => item.id),
-    ),
+    presenterOf(ctx, reader)(items.map((item) => item.id)),
   ]);
   if (!patient) {
     throw new AppError('NOT_FOUND');
@@ -136,22 +149,21 @@ async function answer(
 const DATE = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
- * The ZIP of one item that the caller has already been allowed to download (a share link's route
- * decides that itself). `viewer` is whose view of the notes the ZIP shows; `auditActorId` is who
- * the audit row names.
+ * The ZIP of one item that the reader has already been allowed to download (a share link's route
+ * decides that itself); the audit row names the reader, the user or the link.
  */
 export async function itemZip(
   ctx: AppContext,
   itemId: string,
-  viewer: Actor,
-  auditActorId: string | null,
+  reader: ZipReader,
   request: DownloadRequest,
 ): Promise<ZipAnswer> {
   const item = await repo.findItem(ctx.db, itemId);
   if (!item) {
     throw new AppError('NOT_FOUND');
   }
-  const plan = await planOf(ctx, viewer, 'item', item.patientId, [item]);
+  const plan = await planOf(ctx, reader, 'item', item.patientId, [item]);
+  const auditActorId = 'actor' in reader ? reader.actor.id : reader.linkId;
   return answer(
     ctx,
     plan,
@@ -169,7 +181,7 @@ export async function downloadItem(
   request: DownloadRequest,
 ): Promise<ZipAnswer> {
   await requirePermitted(ctx, user, 'item:download', [itemId]);
-  return itemZip(ctx, itemId, user, user.id, request);
+  return itemZip(ctx, itemId, { actor: user }, request);
 }
 
 /** GET /api/user/archive/download: the patient's own archive, every item they may read. */
@@ -180,7 +192,7 @@ export async function downloadArchive(
 ): Promise<ZipAnswer> {
   await requireListOf(ctx, user, user.id);
   const items = await repo.listItemsOfPatient(ctx.db, user.id, itemReadFilter(user));
-  const plan = await planOf(ctx, user, 'archive', user.id, items);
+  const plan = await planOf(ctx, { actor: user }, 'archive', user.id, items);
   return answer(
     ctx,
     plan,

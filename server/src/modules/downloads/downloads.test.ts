@@ -5,10 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import yauzl from 'yauzl';
 import { accessHistoryPageSchema, downloadManifestSchema } from '@ra/shared';
 import type { TestApp } from '../../../test/test-app.js';
 import { bearer, createPatient } from '../../../test/factories.js';
+import { unzip } from '../../../test/zip-reader.js';
 import {
   signedIn,
   startAnnotatedArchive,
@@ -41,35 +41,6 @@ function download(who: Person | undefined, url: string, headers: Record<string, 
 
 const itemUrl = (uid: string) => `/api/image/${uid}/download`;
 const ARCHIVE_URL = '/api/user/archive/download';
-
-/** The entries of a ZIP, by name, in their order. */
-async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const file = await promisify<Buffer, yauzl.Options, yauzl.ZipFile>(yauzl.fromBuffer)(zip, {
-    lazyEntries: true,
-  });
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    file.on('entry', (entry: yauzl.Entry) => {
-      file.openReadStream(entry, (error, stream) => {
-        if (error) {
-          reject(error);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          file.readEntry();
-        });
-        stream.on('error', reject);
-      });
-    });
-    file.on('end', resolve);
-    file.on('error', reject);
-    file.readEntry();
-  });
-  return entries;
-}
 
 async function storedBytes(key: string): Promise<Buffer> {
   return fs.readFile(path.join(t.config.storageDir, key));

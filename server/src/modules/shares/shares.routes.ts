@@ -5,16 +5,18 @@ import {
   createdShareSchema,
   createShareBodySchema,
   pageQuerySchema,
+  SHARE_NO_DOWNLOAD,
   SHARE_NOT_AVAILABLE,
   shareListPageSchema,
   shareOpeningSchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
-import { emptyResponse } from '../../plugins/api-docs.js';
+import { emptyResponse, nonJsonResponse } from '../../plugins/api-docs.js';
 import { dicomwebRateLimits } from '../../plugins/rate-limit.js';
 import { sharedItemFilter } from '../access/index.js';
 import { dicomwebReadRoutes, wadoFrameRoutes, type DicomwebReadMount } from '../dicomweb/index.js';
+import { downloadRequestOf, sendZip } from '../downloads/index.js';
 import * as shares from './shares.service.js';
 
 const TAGS = ['Shares'];
@@ -108,6 +110,39 @@ export function sharesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
       preHandler: perIp,
     },
     (request) => shares.openShare(ctx, request.params.token, accessCodeOf(request), request.ip),
+  );
+
+  r.get(
+    '/api/s/:token/download',
+    {
+      schema: {
+        summary: 'The shared item as a ZIP, when the link allows downloading (no account)',
+        description: `The access code travels in the X-Access-Code header; Range and If-Range resume the same ZIP. 403 {"error":"${SHARE_NO_DOWNLOAD}"} when the link does not allow downloading.`,
+        tags: TAGS,
+        params: tokenParams,
+        headers: z.object({ range: z.string().optional(), 'if-range': z.string().optional() }),
+        response: {
+          200: nonJsonResponse('The ZIP, written as it is sent.', ['application/zip']),
+          206: nonJsonResponse('The range asked for of the same ZIP.', ['application/zip']),
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+        },
+      },
+      compress: false,
+      exposeHeadRoute: false,
+      preHandler: perIp,
+    },
+    async (request, reply) =>
+      sendZip(
+        reply,
+        await shares.downloadShare(
+          ctx,
+          request.params.token,
+          accessCodeOf(request),
+          downloadRequestOf(request),
+        ),
+      ),
   );
 
   // The link's read-only DICOMweb: the routes of the dicomweb module, reading the one shared item.

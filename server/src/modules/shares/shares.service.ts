@@ -2,6 +2,7 @@ import {
   displayName,
   PATHS,
   SHARE_MAX_WRONG_CODES,
+  SHARE_NO_DOWNLOAD,
   SHARE_NOT_AVAILABLE,
   SHARE_OPENED_MESSAGE,
   SHARE_WRONG_CODE,
@@ -20,6 +21,7 @@ import { AppError, Refusal } from '../../lib/errors.js';
 import { requirePermitted } from '../access/index.js';
 import { presentItemForLink, presentItems, summarizeItems } from '../archive-items/index.js';
 import { auditChange, auditReads } from '../audit/index.js';
+import { itemZip, type DownloadRequest, type ZipAnswer } from '../downloads/index.js';
 import { notify } from '../notifications/index.js';
 import * as repo from './shares.repository.js';
 import { accessCodeHashOf, accessCodeMatches, newShareToken, tokenHashOf } from './share-secrets.js';
@@ -238,6 +240,40 @@ export async function requireOpenLink(
   return link;
 }
 
+/** Counts a use of the link (an opening or a download) and tells the patient, once a link a day. */
+async function recordUse(ctx: AppContext, link: OpenLink): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await repo.recordOpening(tx, link.id);
+    const today = new Date().toISOString().slice(0, 10);
+    if (await repo.markNotifiedOn(tx, link.id, today)) {
+      await notify(tx, { userId: link.patientId, message: SHARE_OPENED_MESSAGE, to: PATHS.shares });
+    }
+  });
+}
+
+/**
+ * `GET /api/s/{token}/download`: the shared item's ZIP, for a link that allows downloading. The
+ * ZIP holds what the link shows (the files, without notes or analyses); each request, a resumed
+ * range too, is audited with the link as the actor, and a download from its first byte counts as
+ * a use of the link.
+ */
+export async function downloadShare(
+  ctx: AppContext,
+  token: string,
+  code: string | undefined,
+  request: DownloadRequest,
+): Promise<ZipAnswer> {
+  const link = await requireOpenLink(ctx, token, code);
+  if (!link.allowDownload) {
+    throw new Refusal(403, SHARE_NO_DOWNLOAD);
+  }
+  const zip = await itemZip(ctx, link.itemId, { linkId: link.id }, request);
+  if (zip.status === 200) {
+    await recordUse(ctx, link);
+  }
+  return zip;
+}
+
 /**
  * `GET /api/s/{token}`: asks for the code, or opens the link: counts the opening, audits it with the
  * link as the actor and tells the patient (once a link a day).
@@ -269,13 +305,7 @@ export async function openShare(
       ip,
     },
   ]);
-  await ctx.db.transaction(async (tx) => {
-    await repo.recordOpening(tx, link.id);
-    const today = new Date().toISOString().slice(0, 10);
-    if (await repo.markNotifiedOn(tx, link.id, today)) {
-      await notify(tx, { userId: link.patientId, message: SHARE_OPENED_MESSAGE, to: PATHS.shares });
-    }
-  });
+  await recordUse(ctx, link);
   const opened: OpenedShare = {
     patient: {
       full_name: displayName({

@@ -4,8 +4,10 @@ import {
   accessHistoryPageSchema,
   createdShareSchema,
   dicomJsonListSchema,
+  downloadManifestSchema,
   notificationListSchema,
   openedShareSchema,
+  SHARE_NO_DOWNLOAD,
   SHARE_OPENED_MESSAGE,
   shareListPageSchema,
   uploadStudyResponseSchema,
@@ -21,6 +23,7 @@ import {
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { uploadFile } from '../../../test/uploads.js';
 import { readOutbox } from '../../../test/outbox.js';
+import { unzip } from '../../../test/zip-reader.js';
 import { auditLog } from '../../db/schema/audit.js';
 import { shareLinks } from '../../db/schema/shares.js';
 import { linkPatient } from '../patients/patients.repository.js';
@@ -35,6 +38,7 @@ const uids = { ct: newUid(), series: newUid(), sop: newUid(), mr: newUid() };
 let ctItem = '';
 let mrItem = '';
 const NOT_AVAILABLE = { error: 'This link is not available.' };
+const PHYSICIAN_NOTE = 'Incidental finding, discuss at the next visit.';
 
 async function file(token: string, patient: string, files: Buffer[]) {
   const uploads: string[] = [];
@@ -69,6 +73,13 @@ beforeAll(async () => {
   ctItem = await file(people.physician.token, people.patient.id, [
     await sampleCopy('CT_small.dcm', { studyUid: uids.ct, seriesUid: uids.series, sopUid: uids.sop }),
   ]);
+  const noted = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/image/${ctItem}`,
+    headers: bearer(people.physician.token),
+    payload: { note: PHYSICIAN_NOTE },
+  });
+  expect(noted.statusCode, noted.body).toBe(200);
   mrItem = await file(people.physician.token, people.otherPatient.id, [
     await sampleCopy('MR_small.dcm', { studyUid: uids.mr }),
   ]);
@@ -268,6 +279,96 @@ async function notificationsOf(person: Person): Promise<string[]> {
   });
   return notificationListSchema.parse(response.json()).map((n) => n.message);
 }
+
+describe('GET /api/s/:token/download', () => {
+  const download = (token: string, code?: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/s/${token}/download`,
+      headers: { ...headers, ...(code === undefined ? {} : { 'x-access-code': code }) },
+    });
+
+  it('sends the shared item’s ZIP with the code: the stored file byte for byte, without the notes', async () => {
+    const link = await newShare({ allow_download: true, access_code: '4821' });
+    expect((await download(link.token)).statusCode).toBe(401);
+    expect((await download(link.token, '0000')).json()).toEqual({ error: 'The access code is incorrect.' });
+
+    const response = await download(link.token, '4821');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    const entries = await unzip(response.rawPayload);
+    const dicomFiles = [...entries.keys()].filter((name) => /^DICOM\/.+\/.+/.test(name));
+    expect(dicomFiles).toHaveLength(1);
+
+    // The patient's own ZIP of the item holds the same file, and the physician's note the link does not show.
+    const own = await unzip(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/image/${ctItem}/download`,
+          headers: bearer(people.patient.token),
+        })
+      ).rawPayload,
+    );
+    expect(entries.get(dicomFiles[0]!)!.equals(own.get(dicomFiles[0]!)!)).toBe(true);
+    expect(entries.has('DICOMDIR')).toBe(true);
+    const shared = downloadManifestSchema.parse(JSON.parse(entries.get('archive.json')!.toString('utf8')));
+    const ownManifest = downloadManifestSchema.parse(JSON.parse(own.get('archive.json')!.toString('utf8')));
+    expect(ownManifest.items[0]!.notes.map((note) => note.note)).toContain(PHYSICIAN_NOTE);
+    expect(shared.items).toHaveLength(1);
+    expect(shared.items[0]!.notes).toEqual([]);
+    expect(entries.get('index.html')!.toString('utf8')).not.toContain(PHYSICIAN_NOTE);
+
+    // Resumed by Range with the ZIP's ETag: the same bytes.
+    const resumed = await download(link.token, '4821', {
+      range: 'bytes=100-',
+      'if-range': String(response.headers.etag),
+    });
+    expect(resumed.statusCode).toBe(206);
+    expect(resumed.rawPayload.equals(response.rawPayload.subarray(100))).toBe(true);
+
+    // Audited as downloads by the link, shown to the patient as the link's.
+    const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.actorId, link.uid));
+    expect(rows.filter((row) => row.action === 'download')).toHaveLength(2);
+    const history = accessHistoryPageSchema.parse(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/user/access-history',
+          headers: bearer(people.patient.token),
+        })
+      ).json(),
+    );
+    expect(
+      history.entries.find((entry) => entry.action === 'download' && entry.via === 'share_link'),
+    ).toMatchObject({
+      item_uid: ctItem,
+      who: { kind: 'share', label: `Link shared ${link.created_at.slice(0, 10)}` },
+    });
+  });
+
+  it('refuses a link made without downloading, and answers a revoked one like an unknown one', async () => {
+    const viewOnly = await newShare({ allow_download: false });
+    const refused = await download(viewOnly.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: SHARE_NO_DOWNLOAD });
+    const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.actorId, viewOnly.uid));
+    expect(rows.filter((row) => row.action === 'download')).toHaveLength(0);
+
+    const revoked = await newShare({ allow_download: true });
+    expect((await download(revoked.token)).statusCode).toBe(200);
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/shares/${revoked.uid}`,
+      headers: bearer(people.patient.token),
+    });
+    expect(revoke.statusCode).toBe(204);
+    const gone = await download(revoked.token);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual(NOT_AVAILABLE);
+    expect((await download('x'.repeat(43))).json()).toEqual(NOT_AVAILABLE);
+  });
+});
 
 describe('GET /api/user/shares and DELETE /api/shares/:uid', () => {
   it('lists the caller’s own links newest first, and pages them', async () => {

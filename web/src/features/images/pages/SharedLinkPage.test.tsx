@@ -1,7 +1,13 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openedShareSchema, SHARE_WRONG_CODE, shareNeedsCodeSchema } from '@ra/shared';
+import {
+  DOWNLOAD_PATHS,
+  openedShareSchema,
+  SHARE_NOT_AVAILABLE,
+  SHARE_WRONG_CODE,
+  shareNeedsCodeSchema,
+} from '@ra/shared';
 import { answers, seriesAnswer, stubFetchByPath, type Answerer } from '../../../test/dicomweb';
 import { renderPage } from '../../../test/render-page';
 import { dicomwebAccess } from '../../../lib/dicomweb';
@@ -23,7 +29,7 @@ const ROOT = `/api/s/${TOKEN}/dicomweb`;
 const STUDY = '1.2.826.0.1.3680043.2.1125.1';
 const CT = { uid: `${STUDY}.1`, modality: 'CT', number: 1, description: 'Head', instances: 3 };
 
-function opened() {
+function opened(allowDownload = false) {
   return answers.json(
     200,
     openedShareSchema.parse({
@@ -56,7 +62,7 @@ function opened() {
         authors: [],
       },
       expires_at: '2026-12-04T10:00:00.000Z',
-      allow_download: false,
+      allow_download: allowDownload,
       dicomweb_root: ROOT,
     }),
   );
@@ -134,6 +140,51 @@ describe('SharedLinkPage', () => {
     // The archive's own API (annotations, reports) is never asked.
     expect(sent.every((call) => call.path === OPEN_PATH || call.path.startsWith(ROOT))).toBe(true);
     expect(dicomwebAccess().root).toBe(ROOT);
+  });
+
+  it('downloads the ZIP with the code and no token when the link allows it, and says when the link is gone', async () => {
+    const zipPath = DOWNLOAD_PATHS.shared(TOKEN);
+    const zip = () =>
+      new Response(new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]), {
+        status: 200,
+        headers: {
+          'content-type': 'application/zip',
+          'content-length': '22',
+          'content-disposition': 'attachment; filename="radiology-archive-study-2026-03-05-7c1e4a52.zip"',
+          etag: '"z1"',
+        },
+      });
+    const server = serve({
+      [OPEN_PATH]: [needsCode, () => opened(true)],
+      [`${ROOT}/studies/${STUDY}/series`]: () => answers.dicomJson(seriesAnswer(STUDY, CT)),
+      [`${ROOT}/studies/${STUDY}/series/${CT.uid}/thumbnail`]: answers.jpeg,
+      [zipPath]: [zip, notAvailable],
+    });
+    const saved: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved.push(blob as Blob);
+      return 'blob:test/1';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    renderLink();
+    await user.type(await screen.findByLabelText('Access code'), '482913');
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(await screen.findByTestId('share-banner')).toHaveTextContent('You may download a copy.');
+
+    const button = screen.getByRole('button', { name: 'Download the images (ZIP)' });
+    await user.click(button);
+    expect(await screen.findByText('Download complete.')).toBeInTheDocument();
+    const zipBlobs = saved.filter((blob) => blob.type === 'application/zip');
+    expect(zipBlobs).toHaveLength(1);
+    expect(zipBlobs[0]!.size).toBe(22);
+    const asked = server.codes.filter((call) => call.path === zipPath);
+    expect(asked).toEqual([{ path: zipPath, code: '482913', authorization: null }]);
+
+    // Revoked meanwhile: the link's own words, not the item's.
+    await user.click(button);
+    expect(await screen.findByText(SHARE_NOT_AVAILABLE)).toHaveClass('alert-danger');
   });
 
   it('says a link that cannot be opened is not available', async () => {

@@ -4,7 +4,8 @@ import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import { useParams } from 'react-router';
-import { SHARE_NOT_AVAILABLE, type OpenedShare } from '@ra/shared';
+import { DOWNLOAD_PATHS, SHARE_ACCESS_CODE_HEADER, SHARE_NOT_AVAILABLE, type OpenedShare } from '@ra/shared';
+import { DownloadButton } from '../../../components/DownloadButton';
 import { PageSpinner } from '../../../components/PageSpinner';
 import { StudyFacts } from '../../../components/StudyFacts';
 import { ApiError, messageOf } from '../../../lib/api-client';
@@ -75,8 +76,19 @@ function AccessCodeForm({
   );
 }
 
-/** The shared item, read-only: the study in the viewer reading the link's DICOMweb, or the image. */
-function SharedItem({ share, accessCode }: { share: OpenedShare; accessCode: string | null }) {
+/**
+ * The shared item, read-only: the study in the viewer reading the link's DICOMweb, or the image;
+ * with the download of its ZIP when the link allows it.
+ */
+function SharedItem({
+  token,
+  share,
+  accessCode,
+}: {
+  token: string;
+  share: OpenedShare;
+  accessCode: string | null;
+}) {
   const { item, patient } = share;
   const [isPointed, setIsPointed] = useState(false);
   // Every DICOMweb request of the page goes to the link's root with its code until the page closes.
@@ -90,8 +102,21 @@ function SharedItem({ share, accessCode }: { share: OpenedShare; accessCode: str
       <Alert variant="info" data-testid="share-banner">
         <strong>{patient.full_name}</strong>
         {patient.dob && ` · born ${formatBirthDate(patient.dob)}`} · shared with you until{' '}
-        {formatDateTime(share.expires_at)}. View only.
+        {formatDateTime(share.expires_at)}. {share.allow_download ? 'You may download a copy.' : 'View only.'}
       </Alert>
+      {share.allow_download && (
+        <DownloadButton
+          className="mb-3"
+          path={DOWNLOAD_PATHS.shared(token)}
+          label="Download the images (ZIP)"
+          fallbackName="shared-images.zip"
+          request={{
+            auth: false,
+            headers: accessCode ? { [SHARE_ACCESS_CODE_HEADER]: accessCode } : {},
+          }}
+          notFoundMessage={SHARE_NOT_AVAILABLE}
+        />
+      )}
       {isPointed && item.study && (
         <>
           <StudyFacts study={item.study} isCompact={false} className="mb-3" />
@@ -178,6 +203,6 @@ export function SharedLinkPage() {
         />
       );
     case 'opened':
-      return <SharedItem share={state.share} accessCode={state.accessCode} />;
+      return <SharedItem token={token} share={state.share} accessCode={state.accessCode} />;
   }
 }
