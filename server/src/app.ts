@@ -242,7 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSecurityHeaders(app);
   await app.register(cookie);
   await registerCompression(app);
-  await registerRateLimit(app);
+  await registerRateLimit(app, config);
   // A request that may have written answers once this process's caches have heard of its changes,
   // so that the same client's next read never meets a cache that still holds the old data.
   app.addHook('onSend', (request, _reply, payload, done) => {
