@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import { AppError, Refusal } from '../lib/errors.js';
-import { connectRateLimitRedis } from './rate-limit-redis.js';
+import type { Redis } from 'ioredis';
 
 /**
  * Rate limits (docs/security.md §8). Every limit here has a name, and its counters are keyed by
@@ -12,9 +12,14 @@ import { connectRateLimitRedis } from './rate-limit-redis.js';
  * (`RATE_LIMIT_PREFIX` + the plugin's infix + `<name>:<hash>`), so N instances allow N requests,
  * not N per instance. Hashing keeps addresses and emails out of Redis.
  */
-export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
-  const redisUrl = config.rateLimit.redisUrl;
-  const redis = redisUrl ? await connectRateLimitRedis(redisUrl, app.log) : undefined;
+export { connectRateLimitRedis } from './rate-limit-redis.js';
+
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  /** The counters' Redis (`connectRateLimitRedis`), closed with the app; none: this process's memory. */
+  redis: Redis | undefined,
+): Promise<void> {
   if (redis) {
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
