@@ -1,8 +1,10 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { createPatient } from '../test/factories.js';
 import { readOutbox } from '../test/outbox.js';
 import { soon } from '../test/soon.js';
+import { freePort } from '../test/free-port.js';
 import { loadConfig } from './config.js';
 
 describe('ROLE', () => {
@@ -19,6 +21,18 @@ describe('ROLE', () => {
     expect(() => loadConfig({ ROLE: 'worker' })).toThrow(/ROLE: worker needs DATABASE_URL/);
   });
 });
+
+/** Whether something accepts TCP connections on loopback at `port`. */
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** The send-email jobs in pg-boss's table, by state. */
 async function emailJobStates(t: TestApp): Promise<string[]> {
@@ -80,6 +94,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       });
       expect(signin.statusCode).toBe(404);
       expect((await worker.app.inject({ method: 'GET', url: '/api/hospitals' })).statusCode).toBe(404);
+    });
+
+    it('runs the DICOM node (DICOM_PORT) on a worker, never on a web instance', async () => {
+      const [webPort, workerPort] = [await freePort(), await freePort()];
+      const webWithPort = await createTestApp({ ROLE: 'web', DICOM_PORT: String(webPort) }, { besides: web });
+      const workerWithPort = await createTestApp(
+        { ROLE: 'worker', DICOM_PORT: String(workerPort) },
+        { besides: web },
+      );
+      try {
+        expect(await isListening(webPort)).toBe(false);
+        expect(await isListening(workerPort)).toBe(true);
+      } finally {
+        await workerWithPort.close();
+        await webWithPort.close();
+      }
     });
   },
 );
