@@ -7,13 +7,28 @@ import { soon } from '../test/soon.js';
 import { freePort } from '../test/free-port.js';
 import { loadConfig } from './config.js';
 
-describe('ROLE', () => {
+describe('the settings of several instances: ROLE, REDIS_URL, RATE_LIMIT_PREFIX', () => {
   it('is all by default, web or worker when told, and anything else stops the start', () => {
     const postgres = { DATABASE_URL: 'postgres://db.invalid/archive' };
     expect(loadConfig({}).role).toBe('all');
     expect(loadConfig({ ...postgres, ROLE: 'web' }).role).toBe('web');
     expect(loadConfig({ ...postgres, ROLE: 'worker' }).role).toBe('worker');
     expect(() => loadConfig({ ...postgres, ROLE: 'both' })).toThrow(/ROLE: must be web, worker or all/);
+  });
+
+  it('reads REDIS_URL as a redis:// or rediss:// address and RATE_LIMIT_PREFIX as a short key start', () => {
+    expect(loadConfig({}).rateLimit).toMatchObject({ redisUrl: undefined, prefix: 'ra:rl:' });
+    expect(
+      loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', RATE_LIMIT_PREFIX: 'site-2:' }).rateLimit,
+    ).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: 'site-2:',
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(
+      /REDIS_URL: must start with redis:/,
+    );
+    expect(() => loadConfig({ RATE_LIMIT_PREFIX: 'has space' })).toThrow(/RATE_LIMIT_PREFIX/);
+    expect(() => loadConfig({ RATE_LIMIT_PREFIX: '' })).toThrow(/RATE_LIMIT_PREFIX/);
   });
 
   it('splits work only on PostgreSQL: the embedded database serves one process', () => {
