@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import { AppError, Refusal } from '../lib/errors.js';
 import type { Redis } from 'ioredis';
 
+export { connectRateLimitRedis } from './rate-limit-redis.js';
+
 /**
  * Rate limits (docs/security.md §8). Every limit here has a name, and its counters are keyed by
  * that name and a hash of what is counted (an IP, an email, a user id): in one process's memory by
@@ -12,8 +14,6 @@ import type { Redis } from 'ioredis';
  * (`RATE_LIMIT_PREFIX` + the plugin's infix + `<name>:<hash>`), so N instances allow N requests,
  * not N per instance. Hashing keeps addresses and emails out of Redis.
  */
-export { connectRateLimitRedis } from './rate-limit-redis.js';
-
 export async function registerRateLimit(
   app: FastifyInstance,
   config: Config,
