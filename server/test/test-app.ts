@@ -27,6 +27,8 @@ export async function createTestApp(
   options: {
     jobPollingSeconds?: number;
     isWorkingJobs?: boolean;
+    /** Seconds between looks for due schedules (pg-boss's cron monitor); its 30 unless told. */
+    cronSeconds?: number;
     /** A second instance on that app's PostgreSQL database (it stays that app's to drop). */
     besides?: TestApp;
     /** Called for every route as it is registered. */
@@ -34,18 +36,20 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
+  const besidesUrl = options.besides?.databaseUrl;
+  const { database, databaseUrl, dropDatabase } = besidesUrl
+    ? { database: openPostgres(besidesUrl, 4), databaseUrl: besidesUrl, dropDatabase: async () => undefined }
+    : await openTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_IP: '10000',
     AUTH_RATE_LIMIT_PER_EMAIL: '10000',
+    // The settings name the database the app runs on (ROLE=web and worker need PostgreSQL).
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
     ...env,
   });
-  const besidesUrl = options.besides?.databaseUrl;
-  const { database, databaseUrl, dropDatabase } = besidesUrl
-    ? { database: openPostgres(besidesUrl, 4), databaseUrl: besidesUrl, dropDatabase: async () => undefined }
-    : await openTestDatabase();
   await database.migrate();
   const app = await buildApp({
     config,
@@ -53,6 +57,7 @@ export async function createTestApp(
     logger: false,
     jobPollingSeconds: options.jobPollingSeconds,
     isWorkingJobs: options.isWorkingJobs,
+    cronSeconds: options.cronSeconds,
     onRoute: options.onRoute,
   });
   await app.ready();
