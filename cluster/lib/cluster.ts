@@ -48,6 +48,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // The proxy on loopback is the one hop whose X-Forwarded-For is believed.
     TRUST_PROXY: '127.0.0.1',
     ROLE: 'all',
+    // Counters of their own in a Redis that other clusters (or tests) may share.
+    RATE_LIMIT_PREFIX: `ra:rl:${new URL(options.databaseUrl).pathname.slice(1)}:`,
     ...options.storageEnv,
     ...options.env,
   };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { imageResponseSchema } from '@ra/shared';
 import type { Cluster } from '../../cluster/lib/cluster.js';
 import { bytesReceivedOn, ownCluster } from '../fixtures/cluster.js';
 import { DEMO_PASSWORD } from '../fixtures/accounts.js';
@@ -154,13 +155,10 @@ test('an instance killed mid-upload: the tus upload resumes through the other an
   // The dead instance comes back and serves the same image as the other.
   await cluster.instances.find((one) => one.name === killed)!.start();
   for (const one of cluster.instances) {
-    const image = (await (
-      await fetch(`${one.base}/api/image/${uid}`, { headers: { authorization: `Bearer ${patient}` } })
-    ).json()) as {
-      width: number;
-      height: number;
-      url: string;
-    };
+    const answer = await fetch(`${one.base}/api/image/${uid}`, {
+      headers: { authorization: `Bearer ${patient}` },
+    });
+    const { image } = imageResponseSchema.parse(await answer.json());
     expect([image.width, image.height]).toEqual([2600, 2600]);
     const file = await fetch(new URL(image.url, one.base));
     expect(file.status).toBe(200);

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { imagePageSchema, unreadCountSchema } from '@ra/shared';
 import type { Cluster } from '../../cluster/lib/cluster.js';
 import { ownCluster } from '../fixtures/cluster.js';
 import { DEMO_PASSWORD } from '../fixtures/accounts.js';
@@ -61,14 +62,12 @@ test('a change made through one instance is what the other answers at once', asy
     (await (await call(cluster.base, 'GET', '/api/user/me', patient)).json()) as { uid: string }
   ).uid;
   const listOn = async (base: string) =>
-    (
-      (await (await call(base, 'GET', `/api/user/${patientUid}/images`, physician)).json()) as {
-        images: { uid: string }[];
-      }
-    ).images.map((image) => image.uid);
+    imagePageSchema
+      .parse(await (await call(base, 'GET', `/api/user/${patientUid}/images`, physician)).json())
+      .images.map((image) => image.uid);
   const unreadOn = async (base: string) =>
-    ((await (await call(base, 'GET', '/api/notification/unread-count', patient)).json()) as { count: number })
-      .count;
+    unreadCountSchema.parse(await (await call(base, 'GET', '/api/notification/unread-count', patient)).json())
+      .unread;
 
   // The other instance has the list and the count in its caches, twice asked.
   const before = await listOn(other);
