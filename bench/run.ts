@@ -4,7 +4,8 @@
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
  * `BENCH_ONLY=download` (a study's ZIP download beside cp -r), `BENCH_ONLY=node` (C-STORE ingest
- * by dcmsend into our DICOM node beside Orthanc's),
+ * by dcmsend into our DICOM node beside Orthanc's), `BENCH_ONLY=cluster` (lists and polling
+ * through HAProxy with one and two instances on PostgreSQL),
  * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
  * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part; with
  * `BENCH_DICOM_STOW_ONLY=1`, the DICOM part measures STOW-RS alone (bench/dicom.bench.ts).
@@ -37,6 +38,7 @@ import { hostileFigures, printHostileTable, rssMb } from './hostile.bench.js';
 import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
 import { downloadFigures, printDownloadTable } from './download.bench.js';
 import { dicomNodeFigures, printDicomNodeTable } from './dicom-node.bench.js';
+import { clusterFigures, printClusterTable } from './cluster.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -174,8 +176,11 @@ async function downloadFiguresAlone(): Promise<void> {
 try {
   if (only === 'download') {
     await downloadFiguresAlone();
+  } else if (only === 'cluster') {
+    printClusterTable(await clusterFigures(dataDir));
   } else if (only === 'node') {
     printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
+    printClusterTable(await clusterFigures(dataDir));
   } else if (only === 'hostile') {
     await hostileFiguresAlone();
   } else if (only !== 'dicom' && only !== 'viewer') {
@@ -198,6 +203,7 @@ try {
     await hostileFiguresAlone();
     await downloadFiguresAlone();
     printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
+    printClusterTable(await clusterFigures(dataDir));
   }
 } finally {
   await stopServers();
