@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { stopChild } from '../../server/test/child-process.js';
 
 /**
  * HAProxy (Debian's `haproxy` package) in front of the instances: round robin, no sticky sessions,
@@ -65,11 +66,7 @@ export async function startHaproxy(port: number, backends: number[]): Promise<Pr
   await spawned;
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(child);
     await fs.rm(dir, { recursive: true, force: true });
   };
   for (let attempt = 0; attempt < 100; attempt += 1) {

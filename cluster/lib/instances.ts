@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/node-flags.js';
+import { stopChild } from '../../server/test/child-process.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -39,16 +40,11 @@ export function instance(name: string, port: number, env: Record<string, string>
   let child: ChildProcess | undefined;
   let output = '';
   const base = `http://127.0.0.1:${port}`;
-  const ended = (process: ChildProcess) =>
-    process.exitCode !== null || process.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => process.once('exit', () => resolve()));
   const signal = async (name: NodeJS.Signals) => {
     const running = child;
     child = undefined;
     if (running) {
-      running.kill(name);
-      await ended(running);
+      await stopChild(running, name);
     }
   };
   return {

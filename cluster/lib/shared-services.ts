@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import pg from 'pg';
+import { stopChild } from '../../server/test/child-process.js';
 import { freePort } from '../../server/test/free-port.js';
 
 /**
@@ -91,12 +92,6 @@ export async function redisFor(url: string): Promise<RedisService> {
   }
   return {
     url: `redis://127.0.0.1:${free}`,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    },
+    stop: () => stopChild(child),
   };
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { stopChild } from './child-process.js';
 import { freePort } from './free-port.js';
 
 /**
@@ -100,11 +101,7 @@ export async function startOrthanc(
   });
   const base = `http://127.0.0.1:${httpPort}`;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(child);
     await fs.rm(dir, { recursive: true, force: true });
   };
   for (let attempt = 0; attempt < 300; attempt += 1) {

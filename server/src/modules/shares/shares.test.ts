@@ -252,15 +252,7 @@ describe('GET /api/s/:token', () => {
     expect(rows.filter((row) => row.recordType === 'share')).toHaveLength(2);
     expect(rows.every((row) => row.patientId === people.patient.id)).toBe(true);
 
-    const history = accessHistoryPageSchema.parse(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: '/api/user/access-history',
-          headers: bearer(people.patient.token),
-        })
-      ).json(),
-    );
+    const history = await accessHistoryOf(people.patient);
     const opening = history.entries.find((entry) => entry.action === 'share_open');
     expect(opening).toMatchObject({
       via: 'share_link',
@@ -270,6 +262,15 @@ describe('GET /api/s/:token', () => {
     });
   });
 });
+
+async function accessHistoryOf(person: Person) {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/api/user/access-history',
+    headers: bearer(person.token),
+  });
+  return accessHistoryPageSchema.parse(response.json());
+}
 
 async function notificationsOf(person: Person): Promise<string[]> {
   const response = await t.app.inject({
@@ -330,15 +331,7 @@ describe('GET /api/s/:token/download', () => {
     // Audited as downloads by the link, shown to the patient as the link's.
     const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.actorId, link.uid));
     expect(rows.filter((row) => row.action === 'download')).toHaveLength(2);
-    const history = accessHistoryPageSchema.parse(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: '/api/user/access-history',
-          headers: bearer(people.patient.token),
-        })
-      ).json(),
-    );
+    const history = await accessHistoryOf(people.patient);
     expect(
       history.entries.find((entry) => entry.action === 'download' && entry.via === 'share_link'),
     ).toMatchObject({
