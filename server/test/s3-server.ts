@@ -35,13 +35,14 @@ interface KoaContext {
 type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 
 const xml = (text: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${text}`;
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function noSuchUpload(ctx: KoaContext) {
   ctx.status = 404;
   ctx.type = 'application/xml';
-  ctx.body = xml('<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>');
+  ctx.body = xml(
+    '<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>',
+  );
 }
 
 /**

@@ -27,7 +27,10 @@ export async function createTestApp(
   options: {
     jobPollingSeconds?: number;
     isWorkingJobs?: boolean;
-    /** A second instance on that app's PostgreSQL database (it stays that app's to drop). */
+    /**
+     * A second instance on that app's database (it stays that app's to drop or close): a new pool
+     * on PostgreSQL; on in-memory PGlite, the same database object (two apps in one process).
+     */
     besides?: TestApp;
     /** Called for every route as it is registered. */
     onRoute?: (route: RouteOptions) => void;
@@ -42,10 +45,23 @@ export async function createTestApp(
     AUTH_RATE_LIMIT_PER_EMAIL: '10000',
     ...env,
   });
-  const besidesUrl = options.besides?.databaseUrl;
-  const { database, databaseUrl, dropDatabase } = besidesUrl
-    ? { database: openPostgres(besidesUrl, 4), databaseUrl: besidesUrl, dropDatabase: async () => undefined }
-    : await openTestDatabase();
+  const besides = options.besides;
+  const besidesUrl = besides?.databaseUrl;
+  const { database, databaseUrl, dropDatabase, closeDatabase } = besidesUrl
+    ? {
+        database: openPostgres(besidesUrl, 4),
+        databaseUrl: besidesUrl,
+        dropDatabase: async () => undefined,
+        closeDatabase: true,
+      }
+    : besides
+      ? {
+          database: besides.database,
+          databaseUrl: undefined,
+          dropDatabase: async () => undefined,
+          closeDatabase: false,
+        }
+      : { ...(await openTestDatabase()), closeDatabase: true };
   await database.migrate();
   const app = await buildApp({
     config,
@@ -64,7 +80,9 @@ export async function createTestApp(
     dataDir,
     close: async () => {
       await app.close();
-      await database.close();
+      if (closeDatabase) {
+        await database.close();
+      }
       await dropDatabase();
       // The tus store makes its folder with a callback nobody can await (and throws from it when
       // the folder went): a call queued after it ends after it, so the folder is not removed first.

@@ -32,7 +32,13 @@ const drivers: [string, () => Storage][] = [
   ['LocalDiskStorage', () => new LocalDiskStorage(path.join(scratch, 'disk'), SECRET)],
   [
     'S3Storage',
-    () => new S3Storage({ client: s3.client, bucket: s3.settings.bucket, urlSecret: SECRET, partBytes: PART_BYTES }),
+    () =>
+      new S3Storage({
+        client: s3.client,
+        bucket: s3.settings.bucket,
+        urlSecret: SECRET,
+        partBytes: PART_BYTES,
+      }),
   ],
 ];
 
@@ -53,7 +59,9 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
     await storage.putBuffer('items/a/one.bin', bytes);
     expect(await storage.stat('items/a/one.bin')).toEqual({ size: bytes.length });
     expect(await buffer(await storage.read('items/a/one.bin'))).toEqual(bytes);
-    expect((await buffer(await storage.read('items/a/one.bin', { start: 3, end: 7 }))).toString()).toBe('34567');
+    expect((await buffer(await storage.read('items/a/one.bin', { start: 3, end: 7 }))).toString()).toBe(
+      '34567',
+    );
     expect((await storage.readBytes('items/a/one.bin', { start: 10, end: 12 })).toString()).toBe('abc');
     // A range running past the end gives what there is.
     expect((await storage.readBytes('items/a/one.bin', { start: 18, end: 40 })).toString()).toBe('ij');
@@ -83,9 +91,11 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
     expect((await buffer(await storage.read('items/c/large.dcm'))).equals(large)).toBe(true);
     // A range across the first part's end.
     const range = { start: PART_BYTES - 10, end: PART_BYTES + 9 };
-    expect((await storage.readBytes('items/c/large.dcm', range)).equals(large.subarray(range.start, range.end + 1))).toBe(
-      true,
-    );
+    expect(
+      (await storage.readBytes('items/c/large.dcm', range)).equals(
+        large.subarray(range.start, range.end + 1),
+      ),
+    ).toBe(true);
   });
 
   it('deletes, and a deleted or missing key is absent', async () => {
@@ -127,7 +137,9 @@ describe('S3Storage in the bucket', () => {
       new HeadObjectCommand({ Bucket: s3.settings.bucket, Key: `${S3_FILES_PREFIX}items/e/where.bin` }),
     );
     expect(head.ContentLength).toBe(4);
-    const root = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.settings.bucket, Delimiter: '/' }));
+    const root = await s3.client.send(
+      new ListObjectsV2Command({ Bucket: s3.settings.bucket, Delimiter: '/' }),
+    );
     expect((root.Contents ?? []).map((object) => object.Key)).toEqual([]);
   });
 
