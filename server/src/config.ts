@@ -19,8 +19,8 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().optional(),
   /** Where stored files and resumable uploads live: `local` (STORAGE_DIR) or `s3` (one bucket all instances share). */
   STORAGE: z.enum(['local', 's3']).default('local'),
-  /** The S3-protocol endpoint (MinIO, Ceph RGW, …); unset: AWS S3 itself. */
-  S3_ENDPOINT: z.url().optional(),
+  /** The S3-protocol endpoint, an http(s) URL (MinIO, Ceph RGW, …); unset: AWS S3 itself. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** The bucket files and uploads are kept in; required with STORAGE=s3. */
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
