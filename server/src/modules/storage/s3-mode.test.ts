@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buffer } from 'node:stream/consumers';
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -124,7 +123,7 @@ describe('STORAGE=s3 through the HTTP API', () => {
       headers: bearer(patient.token),
     });
     expect(metadata.statusCode).toBe(200);
-    const [instance] = metadata.json() as Record<string, { Value?: unknown[] }>[];
+    const [instance] = metadata.json<Record<string, { Value?: unknown[] }>[]>();
     expect(instance!['0020000D']!.Value).toEqual([studyUid]);
     const sopUid = instance!['00080018']!.Value![0] as string;
 

@@ -14,7 +14,7 @@ import {
 } from './tus-request.js';
 import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
 import { storeRefusalOf } from '../access/index.js';
-import { UPLOAD_CLAIM_HOURS, isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
+import { isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
 import type { UploadFiles } from './upload-files.js';
 
@@ -158,7 +158,7 @@ export function createTusServer(
       const purpose = upload.metadata?.purpose ?? '';
       if (isDicomPurpose(purpose)) {
         // Only the marker is checked here; the files are read when they are filed (upload-study).
-        const file = await inspectFinished(files, upload.id, (local) => inspectDicomUpload(local, purpose));
+        const file = await inspectDicomUpload((length) => files.headOf(upload.id, length), purpose);
         await repo.markUploadFinished(
           ctx.db,
           upload.id,

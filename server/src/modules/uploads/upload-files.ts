@@ -8,6 +8,7 @@ import { DeleteObjectsCommand, GetObjectCommand, type S3Client } from '@aws-sdk/
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore } from '@tus/server';
+import { readHead } from './dicom-upload.js';
 
 /** A finished upload's bytes as a file on this machine, until `release()`. */
 export interface LocalUploadCopy {
@@ -34,13 +35,15 @@ export interface UploadFiles {
    * `dir` when given (the caller then removes it with that folder), else in the scratch folder.
    */
   localCopyOf(id: string, dir?: string): Promise<LocalUploadCopy>;
+  /** A finished upload's first `length` bytes (fewer when it is shorter), without reading the rest. */
+  headOf(id: string, length: number): Promise<Buffer>;
   /** Removes what is kept of an upload, finished or not; missing files are no error. */
   remove(id: string): Promise<void>;
   /** Removes unfinished uploads past the store's expiry. */
   deleteExpired(): Promise<void>;
 }
 
-const NOTHING_TO_RELEASE = async () => undefined;
+const NOTHING_TO_RELEASE = () => Promise.resolve();
 
 /** Uploads as files in `directory` (`<id>` and `<id>.json`). */
 export class DiskUploadFiles implements UploadFiles {
@@ -57,8 +60,12 @@ export class DiskUploadFiles implements UploadFiles {
     return path.join(this.directory, id);
   }
 
-  async localCopyOf(id: string): Promise<LocalUploadCopy> {
-    return { path: this.directPath(id), release: NOTHING_TO_RELEASE };
+  localCopyOf(id: string): Promise<LocalUploadCopy> {
+    return Promise.resolve({ path: this.directPath(id), release: NOTHING_TO_RELEASE });
+  }
+
+  headOf(id: string, length: number): Promise<Buffer> {
+    return readHead(this.directPath(id), length);
   }
 
   async remove(id: string): Promise<void> {
@@ -119,6 +126,21 @@ export class S3UploadFiles implements UploadFiles {
       throw err;
     }
     return { path: copy, release: () => fsp.rm(copy, { force: true }) };
+  }
+
+  async headOf(id: string, length: number): Promise<Buffer> {
+    try {
+      const object = await this.options.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: id, Range: `bytes=0-${length - 1}` }),
+      );
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (err) {
+      // An empty object has no first byte to range over.
+      if ((err as { name?: string }).name === 'InvalidRange') {
+        return Buffer.alloc(0);
+      }
+      throw err;
+    }
   }
 
   async remove(id: string): Promise<void> {
