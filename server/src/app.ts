@@ -16,6 +16,7 @@ import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
 import { SEND_EMAIL_JOB } from './jobs/send-email.job.js';
 import {
+  checkBucket,
   createS3Client,
   LocalDiskStorage,
   S3Storage,
@@ -92,7 +93,10 @@ export interface BuildAppOptions {
  * Where files and unclaimed uploads live (STORAGE, docs/operations.md): this disk, or one S3 bucket
  * that every instance shares. Either way this disk's upload folder holds working copies.
  */
-function storageFor(config: Config, fileUrlSecret: string): { storage: Storage; uploadFiles: UploadFiles } {
+async function storageFor(
+  config: Config,
+  fileUrlSecret: string,
+): Promise<{ storage: Storage; uploadFiles: UploadFiles }> {
   const tusDir = path.join(config.storageDir, 'uploads');
   const expirationMs = UPLOAD_CLAIM_HOURS * 3600 * 1000;
   if (config.storage.driver === 'local') {
@@ -103,6 +107,7 @@ function storageFor(config: Config, fileUrlSecret: string): { storage: Storage; 
   }
   const { s3 } = config.storage;
   const client = createS3Client(s3);
+  await checkBucket(client, s3);
   return {
     storage: new S3Storage({ client, bucket: s3.bucket, urlSecret: fileUrlSecret }),
     uploadFiles: new S3UploadFiles({
@@ -175,7 +180,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await keys.refresh();
   const fileUrlSecret = await getOrCreateSecret(database.db, 'file-url');
   const stripe = config.stripe ? new Stripe(config.stripe.secretKey) : undefined;
-  const { storage, uploadFiles } = storageFor(config, fileUrlSecret);
+  const { storage, uploadFiles } = await storageFor(config, fileUrlSecret);
   // Services get a sender before the queue starts (the queue's jobs need the services' context).
   const running: { queue?: JobQueue } = {};
   const queue = (): JobQueue => {

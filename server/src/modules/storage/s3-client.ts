@@ -1,4 +1,4 @@
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.js';
 
 /**
@@ -25,4 +25,25 @@ export function createS3Client(settings: S3Settings): S3Client {
 export function isMissingObject(err: unknown): boolean {
   const error = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Stops the start when the bucket cannot be used (missing, unreachable, refused credentials), with
+ * a message that names it, instead of failing at the first upload.
+ */
+export async function checkBucket(client: S3Client, settings: S3Settings): Promise<void> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
+  } catch (err) {
+    const error = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+    const status = error.$metadata?.httpStatusCode;
+    const reason =
+      status === 404
+        ? 'it does not exist'
+        : `${error.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}: ${error.message ?? ''}`;
+    throw new Error(
+      `STORAGE=s3: the bucket "${settings.bucket}" at ${settings.endpoint ?? `AWS S3 (${settings.region})`} cannot be used: ${reason}`,
+      { cause: err },
+    );
+  }
 }

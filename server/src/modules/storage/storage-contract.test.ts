@@ -7,7 +7,7 @@ import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { freePort } from '../../../test/free-port.js';
-import { s3ClientConfig } from './s3-client.js';
+import { checkBucket, s3ClientConfig } from './s3-client.js';
 import { LocalDiskStorage } from './local-disk-storage.js';
 import { S3Storage, S3_FILES_PREFIX } from './s3-storage.js';
 import type { Storage } from './storage.js';
@@ -160,6 +160,18 @@ describe('S3Storage in the bucket', () => {
     await storage.putBuffer('items/f/frames.bin', crypto.randomBytes(64 * 1024));
     expect((await storage.readBytes('items/f/frames.bin', { start: 1000, end: 1999 })).length).toBe(1000);
     expect(gets).toEqual(['bytes=1000-1999']);
+    client.destroy();
+  });
+
+  it('stops the start with a clear message when the bucket cannot be used', async () => {
+    await checkBucket(s3.client, s3.settings);
+    await expect(checkBucket(s3.client, { ...s3.settings, bucket: 'missing-bucket' })).rejects.toThrow(
+      `STORAGE=s3: the bucket "missing-bucket" at ${s3.settings.endpoint} cannot be used: it does not exist`,
+    );
+    const port = await freePort();
+    const settings = { ...s3.settings, endpoint: `http://127.0.0.1:${port}` };
+    const client = new S3Client({ ...s3ClientConfig(settings), maxAttempts: 1 });
+    await expect(checkBucket(client, settings)).rejects.toThrow(/cannot be used: .*ECONNREFUSED/);
     client.destroy();
   });
 
