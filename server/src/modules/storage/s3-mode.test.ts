@@ -15,6 +15,8 @@ import { bearer, createPatient, createPhysician, signIn } from '../../../test/fa
 import { newUid, sampleCopy } from '../../../test/dicom-files.js';
 import { createUpload, patchUpload, pngImage, uploadFile } from '../../../test/uploads.js';
 import { unzip } from '../../../test/zip-reader.js';
+import { buildZip } from '../../../test/zip-writer.js';
+import { dicomBundle } from '../../../test/dicom-bundle.js';
 import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { archiveItems } from '../../db/schema/archive-items.js';
 import { dicomInstances } from '../../db/schema/studies.js';
@@ -165,6 +167,45 @@ describe('STORAGE=s3 through the HTTP API', () => {
     const entries = await unzip(zip.rawPayload);
     const dicomEntries = [...entries].filter(([, bytes]) => bytes.equals(file));
     expect(dicomEntries).toHaveLength(1);
+  });
+
+  it('files a ZIP and a bundle from the bucket, through the instance that did not receive them', async () => {
+    const studyUid = newUid();
+    const jane = { patientName: 'Doe^Jane', birthDate: '19800402', studyUid };
+    const zipped = await sampleCopy('CT_small.dcm', { ...jane, instanceNumber: 1 });
+    const bundled = await sampleCopy('CT_small.dcm', { ...jane, instanceNumber: 2 });
+    const zipUrl = await uploadFile(
+      t.app,
+      physician.token,
+      buildZip([{ name: 'a/IM1', data: zipped, method: 'deflate' }]),
+      'dicom-zip',
+    );
+    const bundleUrl = await uploadFile(
+      t.app,
+      physician.token,
+      dicomBundle([{ path: 'IM2', bytes: bundled }]),
+      'dicom-bundle',
+    );
+    const filed = await other.app.inject({
+      method: 'POST',
+      url: '/api/user/upload-study',
+      headers: bearer(physician.token),
+      payload: { patient: patient.id, uploads: [zipUrl, bundleUrl] },
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const [item] = uploadStudyResponseSchema.parse(filed.json()).items;
+    expect(item).toMatchObject({ study_instance_uid: studyUid, instances: 2, skipped: [] });
+    const rows = await t.database.db
+      .select()
+      .from(dicomInstances)
+      .where(eq(dicomInstances.itemId, item!.uid));
+    const stored = await Promise.all(rows.map((row) => objectBytes(`${S3_FILES_PREFIX}${row.storageKey}`)));
+    expect(stored.some((bytes) => bytes.equals(zipped))).toBe(true);
+    expect(stored.some((bytes) => bytes.equals(bundled))).toBe(true);
+    for (const url of [zipUrl, bundleUrl]) {
+      expect(await objectExists(idOf(url))).toBe(false);
+    }
+    expect(filesUnder(path.join(other.config.storageDir, 'unpacked'))).toEqual([]);
   });
 
   it('stores a raster image in the bucket and serves it through the signed file route', async () => {
