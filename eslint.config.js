@@ -60,7 +60,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/src/cli/**', 'bench/**', 'server/scripts/**', 'web/scripts/**', 'e2e/**'],
+    files: ['server/src/cli/**', 'bench/**', 'cluster/**', 'server/scripts/**', 'web/scripts/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
 );

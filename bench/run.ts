@@ -3,7 +3,8 @@
  * server, measures each figure the issues ask for, and prints them as tables; then the same
  * server on a fresh database of the local PostgreSQL for the hot reads and archive growth.
  * Then DICOM studies beside Orthanc on a fresh embedded database.
- * `BENCH_ONLY=download` (a study's ZIP download beside cp -r),
+ * `BENCH_ONLY=download` (a study's ZIP download beside cp -r), `BENCH_ONLY=node` (C-STORE ingest
+ * by dcmsend into our DICOM node beside Orthanc's),
  * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
  * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part; with
  * `BENCH_DICOM_STOW_ONLY=1`, the DICOM part measures STOW-RS alone (bench/dicom.bench.ts).
@@ -35,6 +36,7 @@ import { printViewerTable, viewerFigures } from './viewer.bench.js';
 import { hostileFigures, printHostileTable, rssMb } from './hostile.bench.js';
 import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
 import { downloadFigures, printDownloadTable } from './download.bench.js';
+import { dicomNodeFigures, printDicomNodeTable } from './dicom-node.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -172,6 +174,8 @@ async function downloadFiguresAlone(): Promise<void> {
 try {
   if (only === 'download') {
     await downloadFiguresAlone();
+  } else if (only === 'node') {
+    printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
   } else if (only === 'hostile') {
     await hostileFiguresAlone();
   } else if (only !== 'dicom' && only !== 'viewer') {
@@ -193,6 +197,7 @@ try {
   if (only === undefined) {
     await hostileFiguresAlone();
     await downloadFiguresAlone();
+    printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
   }
 } finally {
   await stopServers();

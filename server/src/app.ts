@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { runsBackgroundWork, servesHttp, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/client.js';
 import { createMailer, createMailTransport } from './lib/mailer.js';
@@ -40,7 +40,7 @@ import { createAuthGuard } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { serializeError, withoutShareToken } from './lib/log-redaction.js';
-import { registerRateLimit } from './plugins/rate-limit.js';
+import { connectRateLimitRedis, registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurityHeaders } from './plugins/security.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
@@ -50,7 +50,7 @@ import { registerOpenApi, serveApiDocs } from './plugins/api-docs.js';
 import { SigningKeys } from './modules/identity/index.js';
 import { refileLegacyIncoming } from './modules/incoming/index.js';
 import { createReadAuditWriter } from './modules/audit/index.js';
-import { registerRoutes } from './routes.js';
+import { registerHealthRoutes, registerRoutes } from './routes.js';
 import { startDicomNode, type RunningDicomNode } from './modules/dicom-node/index.js';
 import { findExposedDemoAccounts } from './modules/identity/index.js';
 
@@ -83,8 +83,13 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How often idle job workers look for work. */
   jobPollingSeconds?: number;
-  /** False: queue jobs but work none (tests stand for an instance that stops before its workers run). */
+  /**
+   * False: queue jobs but work none (tests stand for an instance that stops before its workers
+   * run). Unset: as ROLE says (web instances work none).
+   */
   isWorkingJobs?: boolean;
+  /** Seconds between looks for due schedules (tests shorten pg-boss's 30). */
+  cronSeconds?: number;
   /** Called for every route as it is registered (tests list the routes). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -155,6 +160,10 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
+  // ROLE (docs/operations.md §16): web answers HTTP only; worker runs jobs, schedules and the DICOM
+  // node and answers /api/health only; all does both.
+  const isWorker = runsBackgroundWork(config.role);
+  const isWeb = servesHttp(config.role);
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -169,6 +178,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
+  // Before anything starts: a server that cannot share its rate limits does not start.
+  const rateLimitRedis =
+    isWeb && config.rateLimit.redisUrl
+      ? await connectRateLimitRedis(config.rateLimit.redisUrl, app.log)
+      : undefined;
 
   const mailTransport = createMailTransport({
     smtpUrl: config.smtpUrl,
@@ -270,13 +284,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log,
     {
       pollingIntervalSeconds: options.jobPollingSeconds,
-      isWorking: options.isWorkingJobs,
+      isWorking: isWorker && options.isWorkingJobs !== false,
+      cronSeconds: options.cronSeconds,
       changes,
     },
   );
 
   // Once, after the upgrade to migration 0010: studies received before then join the archive.
-  await refileLegacyIncoming(ctx);
+  // Background work, like the jobs: done by an instance that runs them.
+  if (isWorker) {
+    await refileLegacyIncoming(ctx);
+  }
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
@@ -287,7 +305,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSecurityHeaders(app);
   await app.register(cookie);
   await registerCompression(app);
-  await registerRateLimit(app);
+  if (isWeb) {
+    await registerRateLimit(app, config, rateLimitRedis);
+  }
   // A request that may have written answers once this process's caches have heard of its changes,
   // so that the same client's next read never meets a cache that still holds the old data.
   app.addHook('onSend', (request, _reply, payload, done) => {
@@ -300,18 +320,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       );
     }
   });
-  if (config.apiDocs) {
+  if (config.apiDocs && isWeb) {
     // Before the routes: it collects them as they are registered.
     await registerOpenApi(app);
   }
-  registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus, stripe });
-  if (config.apiDocs) {
-    await serveApiDocs(app);
+  if (isWeb) {
+    registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus, stripe });
+    if (config.apiDocs) {
+      await serveApiDocs(app);
+    }
+    await registerWebApp(app, config.webDistDir);
+  } else {
+    // A worker answers its health check (for the orchestrator) and nothing else.
+    registerHealthRoutes(app, database);
   }
-  await registerWebApp(app, config.webDistDir);
   // The DICOM node (DICOM_PORT) listens once the app is ready and closes first, before what it files with.
   let dicomNode: RunningDicomNode | undefined;
-  if (config.dicom.node) {
+  if (config.dicom.node && isWorker) {
     app.addHook('onReady', async () => {
       dicomNode = await startDicomNode(ctx);
     });

@@ -133,6 +133,25 @@ const envSchema = z.object({
   DICOM_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** The node's own AE title, which callers must address (1 to 16 characters). */
   DICOM_AE_TITLE: aeTitleField('DICOM_AE_TITLE').default('RADARCHIVE'),
+  /**
+   * What this instance does (docs/operations.md §16): `web` answers HTTP and runs no background work;
+   * `worker` runs the job workers, the scheduled sweeps and the DICOM node and answers only
+   * /api/health; `all` does both (one instance alone).
+   */
+  ROLE: z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all'),
+  /**
+   * Redis for the rate-limit counters (redis://host:6379 or rediss://…), shared by every instance.
+   * Unset: counters live in this process's memory (right for one instance only).
+   */
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((value) => !value || /^rediss?:\/\//.test(value), 'must start with redis:// or rediss://'),
+  /** Starts every rate-limit key in Redis, so several deployments (or test runs) can share one. */
+  RATE_LIMIT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 letters, digits or : _ . -')
+    .default('ra:rl:'),
 });
 
 export interface Config {
@@ -158,7 +177,18 @@ export interface Config {
   keyRotationDays: number;
   sessionIdleMinutes: number;
   requireStaffMfa: boolean;
-  rateLimit: { perIp: number; perEmail: number; dicomwebReads: number; dicomwebWrites: number };
+  rateLimit: {
+    perIp: number;
+    perEmail: number;
+    dicomwebReads: number;
+    dicomwebWrites: number;
+    /** Redis shared by every instance (REDIS_URL); undefined: counters in this process's memory. */
+    redisUrl: string | undefined;
+    /** What every key this deployment writes to Redis starts with (RATE_LIMIT_PREFIX). */
+    prefix: string;
+  };
+  /** What this instance runs (ROLE): HTTP, background work, or both. */
+  role: InstanceRole;
   webDistDir: string | undefined;
   /** Whether /api/openapi.json and /api/docs are served (API_DOCS). */
   apiDocs: boolean;
@@ -191,6 +221,18 @@ export interface S3Settings {
   bucket: string;
   region: string;
   forcePathStyle: boolean;
+}
+
+export type InstanceRole = 'web' | 'worker' | 'all';
+
+/** Whether an instance of `role` answers the API and serves the web app (a worker answers /api/health only). */
+export function servesHttp(role: InstanceRole): boolean {
+  return role !== 'worker';
+}
+
+/** Whether an instance of `role` runs job workers, scheduled sweeps and the DICOM node. */
+export function runsBackgroundWork(role: InstanceRole): boolean {
+  return role !== 'web';
 }
 
 /** How the DICOM decode threads are bounded (dicom/decode-pool.ts). */
@@ -247,6 +289,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  // The embedded database is one process's: a web instance beside it could never reach a worker.
+  if (e.ROLE !== 'all' && !e.DATABASE_URL) {
+    throw new Error(
+      `Invalid configuration:\n  ROLE: ${e.ROLE} needs DATABASE_URL (the embedded database serves one process; use ROLE=all)`,
+    );
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -272,7 +320,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
       dicomwebReads: e.DICOMWEB_READS_PER_MINUTE,
       dicomwebWrites: e.DICOMWEB_WRITES_PER_MINUTE,
+      redisUrl: e.REDIS_URL || undefined,
+      prefix: e.RATE_LIMIT_PREFIX,
     },
+    role: e.ROLE,
     stripe: stripeConfig(e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET),
     uploads: {
       maxImagePixels: Math.round(e.MAX_IMAGE_MEGAPIXELS * 1_000_000),

@@ -63,7 +63,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  app.log.info(`Radiology Archive is running at ${config.publicUrl} (database: ${database.kind})`);
+  app.log.info(
+    `Radiology Archive is running at ${config.publicUrl} (database: ${database.kind}, role: ${config.role})`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -29,6 +29,11 @@ import { sharesRoutes } from './modules/shares/shares.routes.js';
 import { dicomwebRateLimits } from './plugins/rate-limit.js';
 import { downloadsRoutes } from './modules/downloads/downloads.routes.js';
 
+/** What a worker instance (ROLE=worker) answers: its health check alone. */
+export function registerHealthRoutes(app: FastifyInstance, database: Database): void {
+  healthRoutes(app, () => database.ping());
+}
+
 /** Every module's routes, registered in one greppable place. */
 export function registerRoutes(
   app: FastifyInstance,

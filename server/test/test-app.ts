@@ -27,6 +27,8 @@ export async function createTestApp(
   options: {
     jobPollingSeconds?: number;
     isWorkingJobs?: boolean;
+    /** Seconds between looks for due schedules (pg-boss's cron monitor); its 30 unless told. */
+    cronSeconds?: number;
     /**
      * A second instance on that app's database (it stays that app's to drop or close): a new pool
      * on PostgreSQL; on in-memory PGlite, the same database object (two apps in one process).
@@ -37,14 +39,6 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT_PER_IP: '10000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '10000',
-    ...env,
-  });
   const besides = options.besides;
   const besidesUrl = besides?.databaseUrl;
   const { database, databaseUrl, dropDatabase, closeDatabase } = besidesUrl
@@ -62,6 +56,16 @@ export async function createTestApp(
           closeDatabase: false,
         }
       : { ...(await openTestDatabase()), closeDatabase: true };
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_IP: '10000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '10000',
+    // The settings name the database the app runs on (ROLE=web and worker need PostgreSQL).
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    ...env,
+  });
   await database.migrate();
   const app = await buildApp({
     config,
@@ -69,6 +73,7 @@ export async function createTestApp(
     logger: false,
     jobPollingSeconds: options.jobPollingSeconds,
     isWorkingJobs: options.isWorkingJobs,
+    cronSeconds: options.cronSeconds,
     onRoute: options.onRoute,
   });
   await app.ready();

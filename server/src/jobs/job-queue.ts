@@ -128,15 +128,31 @@ export async function startJobQueue(
   options: {
     /** Seconds between looks at a queue that nothing woke; POLLING_SECONDS unless told. */
     pollingIntervalSeconds?: number;
-    /** False: store jobs but work none here (an instance that stops before its workers run). */
+    /**
+     * False: store jobs but work none here, and neither run the schedules nor pg-boss's upkeep
+     * (a web instance, ROLE=web; or a test's instance that stops before its workers run).
+     */
     isWorking?: boolean;
+    /** Seconds between looks for due schedules (pg-boss's cron monitor and its send-it worker). */
+    cronSeconds?: number;
     /** Where jobs sent inside transactions are announced once committed. */
     changes?: ChangeFeed;
   } = {},
 ): Promise<JobQueue> {
   let isStopped = false;
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? POLLING_SECONDS[database.kind];
+  const isWorking = options.isWorking !== false;
   const boss = new PgBoss({
+    // Schedules are run by pg-boss on every working instance, once per period across them all: each
+    // instance looks for due schedules, but only one look per interval succeeds (a timestamp in the
+    // pgboss schema), and what it queues is a singleton per schedule and minute. The job is then
+    // taken by one worker; one whose instance dies expires and is retried (docs/operations.md §16).
+    schedule: isWorking,
+    supervise: isWorking,
+    ...(options.cronSeconds !== undefined && {
+      cronMonitorIntervalSeconds: options.cronSeconds,
+      cronWorkerIntervalSeconds: options.cronSeconds,
+    }),
     db: {
       executeSql: async (text, values) => {
         if (isStopped) {
@@ -162,7 +178,7 @@ export async function startJobQueue(
       retryBackoff: true,
       ...(job.policy && { policy: job.policy }),
     });
-    if (options.isWorking === false) {
+    if (!isWorking) {
       continue;
     }
     let workerId = '';

@@ -36,11 +36,12 @@ export class RuleViolation extends Error {
 
 /**
  * A refusal with its own status and `{error}` body, such as a wrong password (401), portal (403) or
- * a full storage quota (413), or a share link that cannot be opened (404).
+ * a full storage quota (413), a share link that cannot be opened (404), or a check that cannot
+ * run for a moment (503).
  */
 export class Refusal extends Error {
   constructor(
-    readonly statusCode: 401 | 403 | 404 | 413,
+    readonly statusCode: 401 | 403 | 404 | 413 | 503,
     message: string,
   ) {
     super(message);

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +19,13 @@ import { dicomInstances } from '../../db/schema/studies.js';
 import { addDicomNode } from './node-registry.service.js';
 
 /*
- * Orthanc, the reference archive, as a DICOM peer of our node: it sends studies to us by C-STORE.
+ * Orthanc, the reference archive, as a DICOM peer of our node: it sends studies to us by C-STORE,
+ * also when dcmtk's movescu asks it to (C-MOVE), and takes the studies our node sends it.
  */
+
+const run = promisify(execFile);
+/** The AE title dcmtk's findscu and movescu call Orthanc with (Orthanc knows it as a modality). */
+const QUERIER = 'QUERIER';
 
 let t: TestApp;
 let orthanc: OrthancServer | undefined;
@@ -42,7 +49,10 @@ beforeAll(async () => {
     {},
     {
       aeTitle: 'ORTHANC_PEER',
-      modalities: { radarchive: { aeTitle: 'RADARCHIVE', host: '127.0.0.1', port } },
+      modalities: {
+        radarchive: { aeTitle: 'RADARCHIVE', host: '127.0.0.1', port },
+        querier: { aeTitle: QUERIER, host: '127.0.0.1', port: await freePort() },
+      },
     },
   );
   await addDicomNode(t.database.db, {
@@ -127,6 +137,51 @@ describe('Orthanc and the DICOM node', () => {
     expect(stored.find((row) => row.sop === sops.at(-1))!.syntax).toBe('1.2.840.10008.1.2.4.91');
   });
 
+  it('files a study Orthanc moves to us when movescu asks it, after findscu found it there', async () => {
+    const phantom = ctPhantom({ slices: 3, rows: 64, columns: 64, pixelSpacing: 4, patientName: 'Moved^Mo' });
+    const files = await writeCtPhantom(path.join(work, 'moved'), phantom);
+    for (const file of files) {
+      await orthancPost('/instances', new Uint8Array(await fs.readFile(file)), 'application/dicom');
+    }
+    const peer = ['-aet', QUERIER, '-aec', 'ORTHANC_PEER', '127.0.0.1', String(orthanc!.dicomPort)];
+
+    // C-FIND at study level: Orthanc answers with the study and its number of instances.
+    const found = await run('findscu', [
+      '-S',
+      '-k',
+      'QueryRetrieveLevel=STUDY',
+      '-k',
+      `StudyInstanceUID=${phantom.studyUid}`,
+      '-k',
+      'PatientName',
+      '-k',
+      'NumberOfStudyRelatedInstances',
+      ...peer,
+    ]);
+    const answer = `${found.stdout}${found.stderr}`;
+    expect(answer).toContain(phantom.studyUid);
+    expect(answer).toMatch(/\[3 ?\]\s+#.*NumberOfStudyRelatedInstances/);
+
+    // C-MOVE to our node: Orthanc sends the study to RADARCHIVE as ORTHANC_PEER, a registered node.
+    const moved = await run('movescu', [
+      '-S',
+      '-k',
+      'QueryRetrieveLevel=STUDY',
+      '-k',
+      `StudyInstanceUID=${phantom.studyUid}`,
+      '-aem',
+      'RADARCHIVE',
+      ...peer,
+    ]);
+    expect(`${moved.stdout}${moved.stderr}`).not.toMatch(/Failed|Error/i);
+
+    const incoming = await t.app.inject({ method: 'GET', url: '/api/user/incoming', headers: bearer(token) });
+    const study = incomingListSchema
+      .parse(incoming.json())
+      .studies.find((entry) => entry.study.study_instance_uid === phantom.studyUid);
+    expect(study).toMatchObject({ source: 'DICOM ORTHANC_PEER', study: { instance_count: 3 } });
+  });
+
   it("sends a patient's study to Orthanc by C-STORE in the background and tells the physician", async () => {
     const phantom = ctPhantom({ slices: 4, rows: 64, columns: 64, pixelSpacing: 4 });
     const files = await Promise.all(
@@ -177,6 +232,25 @@ describe('Orthanc and the DICOM node', () => {
       JSON.stringify({ Level: 'Instance', Query: { StudyInstanceUID: phantom.studyUid } }),
     )) as string[];
     expect(found).toHaveLength(4);
+    // dcmtk's findscu, asking Orthanc over DIMSE, finds the series our node sent, whole.
+    const series = await run('findscu', [
+      '-S',
+      '-k',
+      'QueryRetrieveLevel=SERIES',
+      '-k',
+      `StudyInstanceUID=${phantom.studyUid}`,
+      '-k',
+      'SeriesInstanceUID',
+      '-k',
+      'NumberOfSeriesRelatedInstances',
+      '-aet',
+      QUERIER,
+      '-aec',
+      'ORTHANC_PEER',
+      '127.0.0.1',
+      String(orthanc!.dicomPort),
+    ]);
+    expect(`${series.stdout}${series.stderr}`).toMatch(/\[4 ?\]\s+#.*NumberOfSeriesRelatedInstances/);
     // The study left the archive at the physician's request: a download of its files, on the patient's record.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const audited = await t.database.db

@@ -15,7 +15,7 @@ import {
   verifyEmailBodySchema,
 } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { accountRateLimit, credentialRateLimits } from '../../plugins/rate-limit.js';
+import { accountRateLimit, credentialRateLimits, perUserRateLimit } from '../../plugins/rate-limit.js';
 import { mfaRoutes } from './mfa.routes.js';
 import * as identity from './identity.service.js';
 import { refreshSession } from './session.service.js';
@@ -44,7 +44,7 @@ const RESEND_PER_QUARTER_HOUR = 3;
 export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUser: RequireUser): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Wrong passwords and wrong second-factor codes count against one limit per account.
-  const signInAttempts = accountRateLimit(app, ctx.config);
+  const signInAttempts = accountRateLimit(app, ctx.config, 'signin');
   mfaRoutes(app, ctx, requireUser, signInAttempts, setSessionCookie);
 
   r.post(
@@ -56,7 +56,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: signupBodySchema,
         response: { 201: signupResponseSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config),
+      preHandler: credentialRateLimits(app, ctx.config, 'signup'),
     },
     async (request, reply) => {
       const msg = await identity.signUp(ctx, request.body);
@@ -75,7 +75,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: signinBodySchema,
         response: { 200: signinResponseSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
+      preHandler: credentialRateLimits(app, ctx.config, 'signin', signInAttempts),
     },
     async (request, reply) => {
       const outcome = await identity.signIn(ctx, request.body);
@@ -134,7 +134,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: verifyEmailBodySchema,
         response: { 200: successSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config),
+      preHandler: credentialRateLimits(app, ctx.config, 'verify-email'),
     },
     async (request) => {
       // Signed in here too? That browser stays signed in after an email change; all others end.
@@ -153,11 +153,9 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
       schema: { summary: 'Send the confirmation email again', tags: TAGS, response: { 200: successSchema } },
       preHandler: [
         requireUser(),
-        app.rateLimit({
+        perUserRateLimit(app, ctx.config, 'resend-confirmation', {
           max: RESEND_PER_QUARTER_HOUR,
           timeWindow: '15 minutes',
-          hook: 'preHandler',
-          keyGenerator: (request) => request.user?.id ?? request.ip,
         }),
       ],
     },
@@ -177,7 +175,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: portalBodySchema,
         response: { 200: successSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config),
+      preHandler: credentialRateLimits(app, ctx.config, 'portal'),
     },
     async (request) => {
       const role = ROLE_NAMES.find((name) => name.toLowerCase() === request.params.role.toLowerCase());
@@ -195,7 +193,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: resetRequestBodySchema,
         response: { 200: successSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config),
+      preHandler: credentialRateLimits(app, ctx.config, 'reset-password'),
     },
     async (request) => {
       await identity.requestPasswordReset(ctx, request.body.email);
@@ -212,7 +210,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AppContext, requireUse
         body: resetConfirmBodySchema,
         response: { 200: successSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config),
+      preHandler: credentialRateLimits(app, ctx.config, 'reset-password-confirm'),
     },
     async (request) => {
       await identity.confirmPasswordReset(ctx, request.body.token, request.body.password);

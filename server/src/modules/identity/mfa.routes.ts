@@ -29,7 +29,7 @@ export function mfaRoutes(
   setSessionCookie: (reply: FastifyReply, secret: string) => void,
 ): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedInAndLimited = () => [requireUser(), perUserRateLimit(app, ctx.config)];
+  const signedInAndLimited = (name: string) => [requireUser(), perUserRateLimit(app, ctx.config, name)];
 
   r.post(
     '/api/auth/mfa/totp/setup',
@@ -40,7 +40,7 @@ export function mfaRoutes(
         body: mfaSetupBodySchema,
         response: { 200: mfaSetupResponseSchema },
       },
-      preHandler: signedInAndLimited(),
+      preHandler: signedInAndLimited('mfa-setup'),
     },
     (request) => mfa.setUpTotp(ctx, currentUser(request), request.body.password),
   );
@@ -54,7 +54,7 @@ export function mfaRoutes(
         body: mfaEnableBodySchema,
         response: { 200: mfaEnableResponseSchema },
       },
-      preHandler: signedInAndLimited(),
+      preHandler: signedInAndLimited('mfa-enable'),
     },
     async (request) => ({
       recovery_codes: await mfa.enableTotp(ctx, currentUser(request), request.body.code),
@@ -70,7 +70,7 @@ export function mfaRoutes(
         body: mfaDisableBodySchema,
         response: { 200: successSchema },
       },
-      preHandler: signedInAndLimited(),
+      preHandler: signedInAndLimited('mfa-disable'),
     },
     async (request) => {
       await mfa.disableTotp(ctx, currentUser(request), request.body);
@@ -87,11 +87,11 @@ export function mfaRoutes(
         body: mfaVerifyBodySchema,
         response: { 200: authResponseSchema },
       },
-      preHandler: credentialRateLimits(app, ctx.config, signInAttempts),
+      preHandler: credentialRateLimits(app, ctx.config, 'mfa-verify', signInAttempts),
     },
     async (request, reply) => {
       const { auth, cookieSecret } = await mfa.verifyMfa(ctx, request.body, (email) =>
-        signInAttempts.charge(request, email),
+        signInAttempts.charge(request, reply, email),
       );
       if (cookieSecret) {
         setSessionCookie(reply, cookieSecret);

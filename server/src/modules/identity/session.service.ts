@@ -12,8 +12,17 @@ import { forgetSessions, issueAccessToken } from './identity.service.js';
  * then presents a secret rotated a moment ago. Within this window that is not treated as theft.
  */
 const ROTATION_GRACE_MS = 10_000;
-/** Activity is written at most this often per session, so ordinary requests rarely write. */
+/**
+ * Activity is written at most this often per session, so ordinary requests rarely write; and at
+ * least four times per idle timeout, so a short timeout (SESSION_IDLE_MINUTES=1) never ends a
+ * session that is in use. Every instance reads and writes the same column: the idle time is
+ * measured from the last use on any instance, late by this much at most.
+ */
 const TOUCH_EVERY_MS = 60_000;
+
+function touchEveryMs(ctx: AppContext): number {
+  return Math.min(TOUCH_EVERY_MS, idleLimitMs(ctx) / 4);
+}
 
 const sessionExpired = () => new Refusal(401, 'Your session has expired. Please login again.');
 
@@ -115,7 +124,7 @@ export async function checkSessionActivity(
     }
     user.lastUsedAt = lastUsedAt;
   }
-  if (!isBackground && now.getTime() - lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+  if (!isBackground && now.getTime() - lastUsedAt.getTime() > touchEveryMs(ctx)) {
     await repo.touchSession(ctx.db, sessionId, now);
     // The cached entry is this instance's copy; keeping it current avoids a write per request.
     user.lastUsedAt = now;

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { emptyResponse, nonJsonResponse } from '../../plugins/api-docs.js';
-import { dicomwebRateLimits } from '../../plugins/rate-limit.js';
+import { dicomwebRateLimits, perIpRateLimit } from '../../plugins/rate-limit.js';
 import { sharedItemFilter } from '../access/index.js';
 import { dicomwebReadRoutes, wadoFrameRoutes, type DicomwebReadMount } from '../dicomweb/index.js';
 import { downloadRequestOf, sendZip } from '../downloads/index.js';
@@ -91,12 +91,7 @@ export function sharesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
   );
 
   // Guessing codes is slowed per IP here; the database's count of wrong codes locks the link.
-  const perIp = app.rateLimit({
-    max: ctx.config.rateLimit.perIp,
-    timeWindow: '1 minute',
-    hook: 'preHandler',
-    keyGenerator: (request) => `share-open:${request.ip}`,
-  });
+  const perIp = perIpRateLimit(app, ctx.config, 'share-open');
   r.get(
     '/api/s/:token',
     {
@@ -146,7 +141,7 @@ export function sharesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
   );
 
   // The link's read-only DICOMweb: the routes of the dicomweb module, reading the one shared item.
-  const limits = dicomwebRateLimits(app, ctx.config);
+  const limits = dicomwebRateLimits(app, ctx.config, 'share-dicomweb');
   const mount: DicomwebReadMount = {
     root: '/api/s/:token/dicomweb',
     rootParams: tokenParams,

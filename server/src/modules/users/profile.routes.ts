@@ -75,7 +75,7 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext, requireUser
         response: { 200: updateEmailResponseSchema },
       },
       // Radiologists' addresses are managed by the operators who created their accounts.
-      preHandler: [requireUser('PATIENT', 'PHYSICIAN'), perUserRateLimit(app, ctx.config)],
+      preHandler: [requireUser('PATIENT', 'PHYSICIAN'), perUserRateLimit(app, ctx.config, 'email-change')],
     },
     async (request) => {
       await changeEmail(ctx, currentUser(request), request.body);
