@@ -15,9 +15,22 @@ import { getOrCreateSecret } from './lib/server-secrets.js';
 import { allJobs } from './jobs/index.js';
 import { startJobQueue, type JobQueue, type JobSender } from './jobs/job-queue.js';
 import { SEND_EMAIL_JOB } from './jobs/send-email.job.js';
-import { LocalDiskStorage } from './modules/storage/index.js';
+import {
+  checkBucket,
+  createS3Client,
+  LocalDiskStorage,
+  S3Storage,
+  s3ClientConfig,
+  type Storage,
+} from './modules/storage/index.js';
 import { EXPIRY_STEP_SECONDS } from './modules/storage/index.js';
-import { createTusServer } from './modules/uploads/index.js';
+import {
+  createTusServer,
+  DiskUploadFiles,
+  S3UploadFiles,
+  UPLOAD_CLAIM_HOURS,
+  type UploadFiles,
+} from './modules/uploads/index.js';
 import { earlyBundleReads } from './modules/studies/index.js';
 import { DecodePool } from './modules/dicom/index.js';
 import Stripe from 'stripe';
@@ -79,6 +92,37 @@ export interface BuildAppOptions {
   cronSeconds?: number;
   /** Called for every route as it is registered (tests list the routes). */
   onRoute?: (route: RouteOptions) => void;
+}
+
+/**
+ * Where files and unclaimed uploads live (STORAGE, docs/operations.md): this disk, or one S3 bucket
+ * that every instance shares. Either way this disk's upload folder holds working copies.
+ */
+async function storageFor(
+  config: Config,
+  fileUrlSecret: string,
+): Promise<{ storage: Storage; uploadFiles: UploadFiles }> {
+  const tusDir = path.join(config.storageDir, 'uploads');
+  const expirationMs = UPLOAD_CLAIM_HOURS * 3600 * 1000;
+  if (config.storage.driver === 'local') {
+    return {
+      storage: new LocalDiskStorage(config.storageDir, fileUrlSecret),
+      uploadFiles: new DiskUploadFiles(tusDir, expirationMs),
+    };
+  }
+  const { s3 } = config.storage;
+  const client = createS3Client(s3);
+  await checkBucket(client, s3);
+  return {
+    storage: new S3Storage({ client, bucket: s3.bucket, urlSecret: fileUrlSecret }),
+    uploadFiles: new S3UploadFiles({
+      client,
+      clientConfig: { ...s3ClientConfig(s3), bucket: s3.bucket },
+      bucket: s3.bucket,
+      scratchDir: tusDir,
+      expirationMs,
+    }),
+  };
 }
 
 /**
@@ -150,7 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await keys.refresh();
   const fileUrlSecret = await getOrCreateSecret(database.db, 'file-url');
   const stripe = config.stripe ? new Stripe(config.stripe.secretKey) : undefined;
-  const storage = new LocalDiskStorage(config.storageDir, fileUrlSecret);
+  const { storage, uploadFiles } = await storageFor(config, fileUrlSecret);
   // Services get a sender before the queue starts (the queue's jobs need the services' context).
   const running: { queue?: JobQueue } = {};
   const queue = (): JobQueue => {
@@ -208,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     storage,
     tusDir: path.join(config.storageDir, 'uploads'),
+    uploadFiles,
     fileUrlSecret,
     jobs,
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
@@ -220,7 +265,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   };
   app.decorate('ctx', ctx);
-  const tus = createTusServer(ctx, ctx.tusDir, {
+  const tus = createTusServer(ctx, uploadFiles, {
     onBundleFinished: (upload) => earlyBundleReads.start(upload, ctx.tusDir),
     onUploadDeleted: (id) => void earlyBundleReads.discard(id),
   });
@@ -230,7 +275,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ctx,
       db: database.db,
       storage,
-      tusStore: tus.store,
+      uploadFiles,
       jobs,
       mailTransport,
       maxImagePixels: config.uploads.maxImagePixels,
@@ -280,7 +325,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await registerOpenApi(app);
   }
   if (isWeb) {
-    registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus: tus.server, stripe });
+    registerRoutes(app, ctx, createAuthGuard(app, ctx), { database, tus, stripe });
     if (config.apiDocs) {
       await serveApiDocs(app);
     }

@@ -18,6 +18,46 @@ describe('loadConfig', () => {
     expect(loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_x' }).stripe).toBeUndefined();
   });
 
+  it('keeps files on the local disk unless STORAGE=s3 names a bucket', () => {
+    expect(loadConfig({}).storage).toEqual({ driver: 'local' });
+    expect(loadConfig({ STORAGE: 'local', S3_BUCKET: 'ignored' }).storage).toEqual({ driver: 'local' });
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'archive-files' }).storage).toEqual({
+      driver: 's3',
+      s3: { endpoint: undefined, bucket: 'archive-files', region: 'us-east-1', forcePathStyle: false },
+    });
+    expect(
+      loadConfig({
+        STORAGE: 's3',
+        S3_BUCKET: 'archive-files',
+        S3_ENDPOINT: 'http://minio.internal:9000/',
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).storage,
+    ).toEqual({
+      driver: 's3',
+      s3: {
+        endpoint: 'http://minio.internal:9000',
+        bucket: 'archive-files',
+        region: 'eu-central-1',
+        forcePathStyle: true,
+      },
+    });
+  });
+
+  it('refuses STORAGE=s3 without a valid bucket, and unknown storage settings', () => {
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow('S3_BUCKET is required when STORAGE=s3');
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'Not_A_Bucket' })).toThrow(
+      /S3_BUCKET: "Not_A_Bucket"/,
+    );
+    expect(() => loadConfig({ STORAGE: 'gcs' })).toThrow(/Invalid configuration:\n {2}STORAGE/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      /S3_ENDPOINT/,
+    );
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(
+      /S3_FORCE_PATH_STYLE/,
+    );
+  });
+
   it('reads TRUST_PROXY as none, a hop count or a list of proxy addresses', () => {
     expect(loadConfig({}).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);

@@ -17,6 +17,15 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('data'),
   /** Where uploaded files are kept (local-disk storage). Default: DATA_DIR/files. */
   STORAGE_DIR: z.string().optional(),
+  /** Where stored files and resumable uploads live: `local` (STORAGE_DIR) or `s3` (one bucket all instances share). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  /** The S3-protocol endpoint, an http(s) URL (MinIO, Ceph RGW, …); unset: AWS S3 itself. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The bucket files and uploads are kept in; required with STORAGE=s3. */
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** 1 (or true): address the bucket in the path (MinIO, s3rver); 0: as a host name (AWS). */
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).default('0'),
   /** PostgreSQL connection string; without it the embedded PGlite database in DATA_DIR/db is used. */
   DATABASE_URL: z.string().optional(),
   /** Maximum connections of the PostgreSQL pool. */
@@ -151,6 +160,11 @@ export interface Config {
   port: number;
   dataDir: string;
   storageDir: string;
+  /**
+   * Where stored files and resumable uploads live: the local disk under storageDir, or one S3
+   * bucket (credentials come from the AWS SDK's default chain: AWS_ACCESS_KEY_ID and so on).
+   */
+  storage: { driver: 'local' } | { driver: 's3'; s3: S3Settings };
   databaseUrl: string | undefined;
   databasePoolSize: number;
   publicUrl: string;
@@ -200,6 +214,15 @@ export interface Config {
   };
 }
 
+/** The bucket of STORAGE=s3 and how to reach it. */
+export interface S3Settings {
+  /** Undefined: AWS S3. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
 export type InstanceRole = 'web' | 'worker' | 'all';
 
 /** Whether an instance of `role` answers the API and serves the web app (a worker answers /api/health only). */
@@ -233,6 +256,30 @@ function stripeConfig(secretKey: string | undefined, webhookSecret: string | und
   return { secretKey, webhookSecret };
 }
 
+function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
+  if (e.STORAGE === 'local') {
+    return { driver: 'local' };
+  }
+  // The S3 bucket naming rule (3 to 63 characters), checked here so a typo stops the start, not the first upload.
+  const bucket = e.S3_BUCKET ?? '';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new Error(
+      bucket
+        ? `Invalid configuration:\n  S3_BUCKET: "${bucket}" is not a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`
+        : 'Invalid configuration:\n  S3_BUCKET is required when STORAGE=s3',
+    );
+  }
+  return {
+    driver: 's3',
+    s3: {
+      endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+      bucket,
+      region: e.S3_REGION,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
+    },
+  };
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -256,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: e.STORAGE_DIR
       ? path.resolve(repoRoot, e.STORAGE_DIR)
       : path.join(path.resolve(repoRoot, e.DATA_DIR), 'files'),
+    storage: storageConfig(e),
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),

@@ -8,6 +8,7 @@ import type { GroupCommit } from './lib/group-commit.js';
 import type { AuditEntry } from './modules/audit/audit-entry.js';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
+import type { UploadFiles } from './modules/uploads/upload-files.js';
 import type { DecodePool } from './modules/dicom/decode-pool.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { SessionActor } from './lib/actor.js';
@@ -49,8 +50,13 @@ export interface AppContext {
    */
   accessDecisions: SharedCache<boolean>;
   storage: Storage;
-  /** Where tus keeps uploads until they are claimed. */
+  /**
+   * This disk's folder for uploads: where tus keeps them with STORAGE=local, and in every mode the
+   * folder beside which working folders are made (studies/work-dirs.ts) and bucket copies written.
+   */
   tusDir: string;
+  /** The uploads tus keeps until they are claimed, on this disk or in the bucket. */
+  uploadFiles: UploadFiles;
   /** Signs the expiring URLs of stored files. */
   fileUrlSecret: string;
   jobs: JobSender;

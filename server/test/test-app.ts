@@ -29,17 +29,33 @@ export async function createTestApp(
     isWorkingJobs?: boolean;
     /** Seconds between looks for due schedules (pg-boss's cron monitor); its 30 unless told. */
     cronSeconds?: number;
-    /** A second instance on that app's PostgreSQL database (it stays that app's to drop). */
+    /**
+     * A second instance on that app's database (it stays that app's to drop or close): a new pool
+     * on PostgreSQL; on in-memory PGlite, the same database object (two apps in one process).
+     */
     besides?: TestApp;
     /** Called for every route as it is registered. */
     onRoute?: (route: RouteOptions) => void;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
-  const besidesUrl = options.besides?.databaseUrl;
-  const { database, databaseUrl, dropDatabase } = besidesUrl
-    ? { database: openPostgres(besidesUrl, 4), databaseUrl: besidesUrl, dropDatabase: async () => undefined }
-    : await openTestDatabase();
+  const besides = options.besides;
+  const besidesUrl = besides?.databaseUrl;
+  const { database, databaseUrl, dropDatabase, closeDatabase } = besidesUrl
+    ? {
+        database: openPostgres(besidesUrl, 4),
+        databaseUrl: besidesUrl,
+        dropDatabase: async () => undefined,
+        closeDatabase: true,
+      }
+    : besides
+      ? {
+          database: besides.database,
+          databaseUrl: undefined,
+          dropDatabase: async () => undefined,
+          closeDatabase: false,
+        }
+      : { ...(await openTestDatabase()), closeDatabase: true };
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -69,7 +85,9 @@ export async function createTestApp(
     dataDir,
     close: async () => {
       await app.close();
-      await database.close();
+      if (closeDatabase) {
+        await database.close();
+      }
       await dropDatabase();
       // The tus store makes its folder with a callback nobody can await (and throws from it when
       // the folder went): a call queued after it ends after it, so the folder is not removed first.

@@ -1,4 +1,3 @@
-import type { FileStore } from '@tus/file-store';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
@@ -14,7 +13,7 @@ import {
 } from '../modules/studies/index.js';
 import { studyReportsJob } from '../modules/reports/index.js';
 import { sendStudyJob } from '../modules/dicom-node/index.js';
-import { uploadCleanupJob } from '../modules/uploads/index.js';
+import { uploadCleanupJob, type UploadFiles } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
 import { sendEmailJob } from './send-email.job.js';
 
@@ -27,7 +26,7 @@ export function allJobs(deps: {
   ctx: AppContext;
   db: Db;
   storage: Storage;
-  tusStore: FileStore;
+  uploadFiles: UploadFiles;
   jobs: JobSender;
   /** The configured MAX_IMAGE_MEGAPIXELS, in pixels: sharp decodes nothing larger. */
   maxImagePixels: number;
@@ -44,8 +43,8 @@ export function allJobs(deps: {
     profilePictureJob(deps.db, deps.storage),
     thumbnailSweepJob(deps.db, deps.jobs),
     pictureSweepJob(deps.db, deps.jobs),
-    uploadCleanupJob(deps.db, deps.tusStore),
-    workDirCleanupJob(deps.tusStore.directory),
+    uploadCleanupJob(deps.db, deps.uploadFiles),
+    workDirCleanupJob(deps.ctx.tusDir),
     sendEmailJob(deps.mailTransport),
   ] as JobDefinition<object>[];
 }

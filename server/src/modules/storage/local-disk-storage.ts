@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ByteRange, Storage, StoredObject } from './storage.js';
 import { FILES_PREFIX, UrlSigner, type FileAudience } from './signed-url.js';
-
-const SAFE_KEY = /^[a-zA-Z0-9][a-zA-Z0-9/_.-]*$/;
+import { checkStorageKey } from './storage-key.js';
 
 /**
  * Runs a write into the folder of `target`, making the folder first when it is missing: most
@@ -42,11 +41,7 @@ export class LocalDiskStorage implements Storage {
   }
 
   private pathOf(key: string): string {
-    // Keys are made by the server, but refuse anything that could leave the root all the same.
-    if (!SAFE_KEY.test(key) || key.split('/').includes('..')) {
-      throw new Error(`unsafe storage key: ${key}`);
-    }
-    return path.join(this.root, key);
+    return path.join(this.root, checkStorageKey(key));
   }
 
   async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<void> {

@@ -55,7 +55,7 @@ export async function fileStudies(
   try {
     const { files, skipped, refusals } = await readDicomUploads(
       toRead,
-      ctx.tusDir,
+      ctx.uploadFiles,
       workDir,
       (bytes) => ctx.decoder.readInstance(bytes),
       ctx.config.dicom.maxInstanceBytes,

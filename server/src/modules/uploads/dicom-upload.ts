@@ -53,17 +53,18 @@ const CONTENT_TYPES: Record<DicomPurpose, string> = {
 
 /**
  * The stored type of a finished DICOM or ZIP upload, or undefined when its first bytes say it is
- * not what its purpose claims. Dimensions are those of a study's preview, known later.
+ * not what its purpose claims. Dimensions are those of a study's preview, known later. `head`
+ * gives the upload's first bytes (from a file on this disk, or one ranged read of a bucket object).
  */
-export async function inspectDicomUpload(file: string, purpose: DicomPurpose) {
+export async function inspectDicomUpload(head: (length: number) => Promise<Buffer>, purpose: DicomPurpose) {
   let isExpected: boolean;
   if (purpose === 'dicom') {
-    isExpected = await hasDicomMarker(file);
+    isExpected = startsAsDicom(await head(DICOM_MARKER_OFFSET + DICOM_MARKER.length));
   } else if (purpose === 'dicom-bundle') {
-    isExpected = dicomBundleBoundaryOf(await readHead(file, MAX_BUNDLE_FIRST_LINE)) !== undefined;
+    isExpected = dicomBundleBoundaryOf(await head(MAX_BUNDLE_FIRST_LINE)) !== undefined;
   } else {
-    const head = await readHead(file, 4);
-    isExpected = ZIP_MARKERS.some((marker) => marker.equals(head));
+    const bytes = await head(4);
+    isExpected = ZIP_MARKERS.some((marker) => marker.equals(bytes));
   }
   return isExpected ? { contentType: CONTENT_TYPES[purpose], width: 0, height: 0 } : undefined;
 }

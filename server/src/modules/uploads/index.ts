@@ -20,3 +20,4 @@ export {
   uploadIdOf,
 } from './uploads.service.js';
 export { uploadCleanupJob } from './upload-cleanup.job.js';
+export { DiskUploadFiles, S3UploadFiles, type LocalUploadCopy, type UploadFiles } from './upload-files.js';

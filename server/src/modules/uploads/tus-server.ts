@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { FileStore } from '@tus/file-store';
 import sharp from 'sharp';
 import { ERROR_BODIES, UPLOAD_LIMITS, type UploadPurpose } from '@ra/shared';
 import type { AppContext } from '../../context.js';
@@ -16,8 +14,9 @@ import {
 } from './tus-request.js';
 import { inspectDicomUpload, isDicomPurpose } from './dicom-upload.js';
 import { storeRefusalOf } from '../access/index.js';
-import { UPLOAD_CLAIM_HOURS, isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
+import { isOverStorageQuota, isOverUploadQuota } from './upload-quota.js';
 import * as repo from './uploads.repository.js';
+import type { UploadFiles } from './upload-files.js';
 
 export { UPLOADS_PATH, uploadCaller } from './tus-request.js';
 export { UPLOAD_CLAIM_HOURS } from './upload-quota.js';
@@ -27,7 +26,7 @@ export const NOT_A_ZIP = 'The file is not a ZIP file.';
 export const NOT_A_BUNDLE = 'The upload is not a bundle of DICOM files.';
 const NOT_WHAT_PURPOSE_SAYS = { dicom: NOT_DICOM, 'dicom-zip': NOT_A_ZIP, 'dicom-bundle': NOT_A_BUNDLE };
 
-/** The extensions of docs/api.md §11.1; FileStore also offers creation-defer-length, which we refuse. */
+/** The extensions of docs/api.md §11.1; the stores also offer creation-defer-length, which we refuse. */
 const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'expiration'];
 
 function callerOf(req: TusRequest): Actor {
@@ -60,22 +59,36 @@ export async function inspectImage(file: string) {
 
 /** What the app does with finished uploads besides checking them. */
 export interface UploadHooks {
-  /** A bundle of DICOM files has arrived whole: its files may be read ahead of their filing. */
+  /**
+   * A bundle of DICOM files has arrived whole: its files may be read ahead of their filing. Only
+   * for uploads kept on this disk: a bundle in a bucket is read when it is filed.
+   */
   onBundleFinished?: (upload: { id: string; file: string; size: number }) => void;
   /** Its owner has ended an upload: whatever was made of it goes too. */
   onUploadDeleted?: (id: string) => void;
 }
 
+/** What a finished upload's first bytes or header say, read from a local file. */
+async function inspectFinished<T>(
+  files: UploadFiles,
+  id: string,
+  inspect: (file: string) => Promise<T>,
+): Promise<T> {
+  const copy = await files.localCopyOf(id);
+  try {
+    return await inspect(copy.path);
+  } finally {
+    await copy.release();
+  }
+}
+
 /** The tus 1.0 server behind `/api/uploads`: resumable, owner-only, size-limited, type-checked uploads. */
 export function createTusServer(
   ctx: AppContext,
-  tusDir: string,
+  files: UploadFiles,
   hooks: UploadHooks = {},
-): { server: ContractTusServer; store: FileStore } {
-  const store = new FileStore({
-    directory: tusDir,
-    expirationPeriodInMilliseconds: UPLOAD_CLAIM_HOURS * 3600 * 1000,
-  });
+): ContractTusServer {
+  const store = files.store;
   store.extensions = TUS_EXTENSIONS;
   const limits = ctx.config.uploads;
   const publicOrigin = new URL(ctx.config.publicUrl).origin;
@@ -145,26 +158,23 @@ export function createTusServer(
       const purpose = upload.metadata?.purpose ?? '';
       if (isDicomPurpose(purpose)) {
         // Only the marker is checked here; the files are read when they are filed (upload-study).
-        const file = await inspectDicomUpload(path.join(tusDir, upload.id), purpose);
+        const file = await inspectDicomUpload((length) => files.headOf(upload.id, length), purpose);
         await repo.markUploadFinished(
           ctx.db,
           upload.id,
           file ?? { contentType: null, width: null, height: null },
         );
         if (!file) {
-          await store.remove(upload.id);
+          await files.remove(upload.id);
           throw refusal(415, NOT_WHAT_PURPOSE_SAYS[purpose]);
         }
-        if (purpose === 'dicom-bundle') {
-          hooks.onBundleFinished?.({
-            id: upload.id,
-            file: path.join(tusDir, upload.id),
-            size: upload.offset,
-          });
+        const ownPath = files.directPath(upload.id);
+        if (purpose === 'dicom-bundle' && ownPath) {
+          hooks.onBundleFinished?.({ id: upload.id, file: ownPath, size: upload.offset });
         }
         return {};
       }
-      const image = await inspectImage(path.join(tusDir, upload.id));
+      const image = await inspectFinished(files, upload.id, inspectImage);
       // Profile pictures keep their own, lower limit, checked when they are claimed.
       const isTooLarge =
         image !== undefined &&
@@ -177,7 +187,7 @@ export function createTusServer(
       );
       if (!image || isTooLarge) {
         // Not kept: a file that is not a supported image, or too large a one, is deleted at once.
-        await store.remove(upload.id);
+        await files.remove(upload.id);
         throw isTooLarge
           ? refusal(413, `The image is larger than ${limits.maxImageMegapixels} megapixels.`)
           : refusal(415, NOT_AN_IMAGE);
@@ -185,5 +195,5 @@ export function createTusServer(
       return {};
     },
   });
-  return { server, store };
+  return server;
 }

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import fs from 'node:fs/promises';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { InvalidInput } from '../../lib/errors.js';
@@ -29,8 +27,6 @@ export interface ClaimedUpload {
   contentType: string;
   width: number;
   height: number;
-  /** Where tus wrote the bytes; the caller moves them into storage. */
-  localPath: string;
 }
 
 /**
@@ -60,7 +56,6 @@ export async function claimUpload(
     contentType: row.contentType!,
     width: row.width!,
     height: row.height!,
-    localPath: path.join(ctx.tusDir, row.id),
   };
 }
 
@@ -77,9 +72,15 @@ export async function moveIntoStorage(
   maxPixels: number,
 ): Promise<ClaimedUpload> {
   try {
-    const rewritten = await removePrivateMetadata(upload.localPath, upload.contentType, maxPixels);
-    await ctx.storage.putFile(key, upload.localPath, { move: true });
-    return rewritten ? { ...upload, ...rewritten } : upload;
+    // On this disk the upload's own file is rewritten and moved; from a bucket, a local copy is.
+    const local = await ctx.uploadFiles.localCopyOf(upload.id);
+    try {
+      const rewritten = await removePrivateMetadata(local.path, upload.contentType, maxPixels);
+      await ctx.storage.putFile(key, local.path, { move: true });
+      return rewritten ? { ...upload, ...rewritten } : upload;
+    } finally {
+      await local.release();
+    }
   } catch (err) {
     await repo.releaseUpload(ctx.db, upload.id);
     throw err;
@@ -88,8 +89,7 @@ export async function moveIntoStorage(
 
 /** Removes what tus keeps of an upload once its bytes have moved into storage. */
 export async function forgetUploadFiles(ctx: AppContext, id: string): Promise<void> {
-  await fs.rm(path.join(ctx.tusDir, id), { force: true });
-  await fs.rm(path.join(ctx.tusDir, `${id}.json`), { force: true });
+  await ctx.uploadFiles.remove(id);
 }
 
 const DICOM_PURPOSES = ['dicom', 'dicom-zip', 'dicom-bundle'] as const;
