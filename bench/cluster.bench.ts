@@ -31,7 +31,7 @@ async function rowsWith(instances: number, dataDir: string): Promise<LoadRow[]> 
     port: 0,
     databaseUrl,
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    storageEnv: storage.env,
+    storageEnvOf: storage.envOf,
     dataDir,
     env: {
       LOG_LEVEL: 'warn',

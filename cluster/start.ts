@@ -23,7 +23,7 @@ const cluster = await startCluster({
   port: Number(env.CLUSTER_PORT ?? 8080),
   databaseUrl,
   redisUrl: env.CLUSTER_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  storageEnv: storage.env,
+  storageEnvOf: storage.envOf,
   dataDir,
   env: { LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
 });

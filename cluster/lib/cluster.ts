@@ -25,8 +25,8 @@ export interface ClusterOptions {
   port: number;
   databaseUrl: string;
   redisUrl: string;
-  /** The storage settings every instance gets (STORAGE=s3 with its bucket, or a shared STORAGE_DIR). */
-  storageEnv: Record<string, string>;
+  /** Each instance's storage settings (STORAGE=s3 with its bucket, or a shared STORAGE_DIR). */
+  storageEnvOf: (index: number) => Record<string, string>;
   /** Further settings for every instance. */
   env?: Record<string, string>;
   dataDir?: string;
@@ -50,14 +50,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ROLE: 'all',
     // Counters of their own in a Redis that other clusters (or tests) may share.
     RATE_LIMIT_PREFIX: `ra:rl:${new URL(options.databaseUrl).pathname.slice(1)}:`,
-    ...options.storageEnv,
     ...options.env,
   };
   const instances: Instance[] = [];
   for (let index = 0; index < options.instances; index += 1) {
     // The first seeds an empty database with the demo accounts; the others find it seeded.
     const seed = index === 0 ? (options.env?.SEED_DEMO ?? '1') : '0';
-    instances.push(instance(`app${index + 1}`, await freePort(), { ...shared, SEED_DEMO: seed }));
+    instances.push(
+      instance(`app${index + 1}`, await freePort(), {
+        ...shared,
+        ...options.storageEnvOf(index),
+        SEED_DEMO: seed,
+      }),
+    );
   }
   const stopAll = async () => {
     await Promise.all(instances.map((one) => one.stop()));

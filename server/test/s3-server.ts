@@ -105,13 +105,21 @@ function multipartOperations(root: string): Middleware {
 }
 
 /**
- * A real S3-protocol server (s3rver, files in a temporary folder) on a random loopback port, with
- * an empty bucket. The AWS SDK's default credential chain is pointed at s3rver's account.
+ * A real S3-protocol server (s3rver) on a random loopback port, with the bucket made. Its files are
+ * in a temporary folder removed on close, or in `options.directory`, kept (npm run cluster), where
+ * the bucket may already be. The AWS SDK's default credential chain is pointed at s3rver's account.
  */
-export async function startTestS3(bucket = 'radiology-test'): Promise<TestS3> {
+export async function startTestS3(
+  bucket = 'radiology-test',
+  options: { directory?: string } = {},
+): Promise<TestS3> {
   process.env.AWS_ACCESS_KEY_ID = ACCESS_KEY;
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-s3-'));
+  const isKept = options.directory !== undefined;
+  if (options.directory) {
+    fs.mkdirSync(options.directory, { recursive: true });
+  }
+  const directory = options.directory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ra-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
   const { middleware } = server as unknown as { middleware: Middleware[] };
   // Just before s3rver's router, after its XML and path-style handling.
@@ -124,7 +132,9 @@ export async function startTestS3(bucket = 'radiology-test'): Promise<TestS3> {
     forcePathStyle: true,
   };
   const client = new S3Client(s3ClientConfig(settings));
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  if (!(isKept && fs.existsSync(path.join(directory, bucket)))) {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  }
   return {
     settings,
     env: {
@@ -139,7 +149,9 @@ export async function startTestS3(bucket = 'radiology-test'): Promise<TestS3> {
     close: async () => {
       client.destroy();
       await server.close();
-      fs.rmSync(directory, { recursive: true, force: true });
+      if (!isKept) {
+        fs.rmSync(directory, { recursive: true, force: true });
+      }
     },
   };
 }
