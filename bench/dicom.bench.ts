@@ -471,3 +471,33 @@ function printReadRows(
     `| ${SLICES} files chosen in Chromium → study preview served, median of ${FOLDER_RUNS} folders | ${seconds(ours.folder.total, orthanc.folder.total)} |`,
   );
 }
+
+/**
+ * One phantom study stored by STOW-RS in batches (the middle request shape), then the first frame
+ * of each instance read back `FRAME_PARALLEL` at a time: for comparing storage drivers
+ * (bench/storage.bench.ts). Instances/s and frames/s.
+ */
+export async function stowAndFrameRates(
+  physician: Api,
+  patientUid: string,
+  workDir: string,
+): Promise<{ stowPerSecond: number; framesPerSecond: number }> {
+  const phantom = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
+  const written = await writeCtPhantom(workDir, phantom);
+  const files = await Promise.all(written.map((file) => fs.readFile(file)));
+  const target: Target = {
+    name: 'ours',
+    root: `${physician.base}/dicomweb`,
+    headers: { authorization: physician.authorization },
+    stowQuery: `?patient=${patientUid}`,
+  };
+  const stowPerSecond = await stowRate(target, files, STOW_SHAPES[1]!);
+  const series = `/studies/${phantom.studyUid}/series/${phantom.seriesUid}`;
+  const instances = JSON.parse(
+    (await request(target, `${series}/instances`, 'application/dicom+json')).toString(),
+  ) as Dataset[];
+  const frameUrls = instances.map(
+    (instance) => `${series}/instances/${String(instance['00080018']!.Value![0])}/frames/1`,
+  );
+  return { stowPerSecond, framesPerSecond: await frameRate(target, frameUrls, FRAME_PARALLEL) };
+}

@@ -5,7 +5,8 @@
  * Then DICOM studies beside Orthanc on a fresh embedded database.
  * `BENCH_ONLY=download` (a study's ZIP download beside cp -r), `BENCH_ONLY=node` (C-STORE ingest
  * by dcmsend into our DICOM node beside Orthanc's), `BENCH_ONLY=cluster` (lists and polling
- * through HAProxy with one and two instances on PostgreSQL),
+ * through HAProxy with one and two instances on PostgreSQL), `BENCH_ONLY=storage` (STOW-RS and
+ * frames with the files on the local disk and in an S3 bucket),
  * `BENCH_ONLY=embedded`, `BENCH_ONLY=postgres`, `BENCH_ONLY=dicom`, `BENCH_ONLY=viewer` (the
  * viewer alone) or `BENCH_ONLY=hostile` (hostile DICOM files) runs one part; with
  * `BENCH_DICOM_STOW_ONLY=1`, the DICOM part measures STOW-RS alone (bench/dicom.bench.ts).
@@ -39,6 +40,7 @@ import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
 import { downloadFigures, printDownloadTable } from './download.bench.js';
 import { dicomNodeFigures, printDicomNodeTable } from './dicom-node.bench.js';
 import { clusterFigures, printClusterTable } from './cluster.bench.js';
+import { printStorageTable, storageFigures } from './storage.bench.js';
 
 const only = process.env.BENCH_ONLY;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-bench-'));
@@ -176,11 +178,15 @@ async function downloadFiguresAlone(): Promise<void> {
 try {
   if (only === 'download') {
     await downloadFiguresAlone();
+  } else if (only === 'storage') {
+    printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'cluster') {
     printClusterTable(await clusterFigures(dataDir));
+    printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'node') {
     printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
     printClusterTable(await clusterFigures(dataDir));
+    printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'hostile') {
     await hostileFiguresAlone();
   } else if (only !== 'dicom' && only !== 'viewer') {
@@ -204,6 +210,7 @@ try {
     await downloadFiguresAlone();
     printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
     printClusterTable(await clusterFigures(dataDir));
+    printStorageTable(await storageFigures(dataDir, workDir));
   }
 } finally {
   await stopServers();
