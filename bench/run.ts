@@ -182,11 +182,8 @@ try {
     printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'cluster') {
     printClusterTable(await clusterFigures(dataDir));
-    printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'node') {
     printDicomNodeTable(await dicomNodeFigures(path.join(dataDir, 'node'), workDir));
-    printClusterTable(await clusterFigures(dataDir));
-    printStorageTable(await storageFigures(dataDir, workDir));
   } else if (only === 'hostile') {
     await hostileFiguresAlone();
   } else if (only !== 'dicom' && only !== 'viewer') {

@@ -53,6 +53,9 @@ export async function startDicomNode(ctx: AppContext): Promise<RunningDicomNode>
     }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // Each C-STORE response is a small PDU the sender waits for before the next instance: sent at
+    // once, not held back by Nagle's algorithm until the sender acknowledges earlier bytes.
+    socket.setNoDelay(true);
     const scp = new NodeAssociation(socket, TIMEOUTS, deps);
     // What dcmjs-dimse's own Server sets on the connections it accepts: its timers run from now.
     Object.assign(scp, { connected: true });

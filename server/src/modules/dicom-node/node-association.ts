@@ -213,7 +213,12 @@ export class NodeAssociation extends Scp {
       return refuse(STORE_STATUS.outOfResources);
     }
     const name = request.getAffectedSopInstanceUid() || path;
-    const read = await readDicomFile(name, path, (bytes) => this.deps.ctx.decoder.readInstance(bytes));
+    const read = await readDicomFile(
+      name,
+      path,
+      (bytes) => this.deps.ctx.decoder.readInstance(bytes),
+      writer.takeKeptBytes(),
+    );
     if (!read) {
       // The media index (DICOMDIR) is no instance to file.
       return refuse(STORE_STATUS.cannotUnderstand);
