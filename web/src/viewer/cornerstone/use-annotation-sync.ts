@@ -4,6 +4,7 @@ import { annotation as annotationState, Enums as ToolEnums } from '@cornerstonej
 import type { Annotation, SaveAnnotationBody } from '@ra/shared';
 import { dicomwebAccess } from '../../lib/dicomweb';
 import { deleteAnnotation, saveAnnotation, useAnnotations } from '../api/annotations';
+import { inOrderByKey } from './in-order';
 import {
   rasterTargets,
   seriesTargets,
@@ -78,6 +79,8 @@ export function useAnnotationSync(
       return undefined;
     }
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    // One request of an annotation at a time: saves and its deletion reach the server in order.
+    const inOrder = inOrderByKey();
     let pending = 0;
     const track = (work: Promise<unknown>) => {
       pending += 1;
@@ -113,7 +116,9 @@ export function useAnnotationSync(
         setTimeout(() => {
           timers.delete(uid);
           const json = JSON.stringify(body);
-          track(saveAnnotation(itemUid, uid, body).then(() => saved.current.set(uid, json)));
+          track(
+            inOrder(uid, () => saveAnnotation(itemUid, uid, body)).then(() => saved.current.set(uid, json)),
+          );
         }, SAVE_DELAY_MS),
       );
     };
@@ -125,7 +130,7 @@ export function useAnnotationSync(
       clearTimeout(timers.get(uid));
       timers.delete(uid);
       if (saved.current.has(uid)) {
-        track(deleteAnnotation(itemUid, uid).then(() => saved.current.delete(uid)));
+        track(inOrder(uid, () => deleteAnnotation(itemUid, uid)).then(() => saved.current.delete(uid)));
       }
     };
     const { Events } = ToolEnums;
@@ -142,7 +147,7 @@ export function useAnnotationSync(
         const drawn = annotationState.state.getAnnotation(uid) as ToolAnnotation | undefined;
         const body = drawn && toStored(drawn, targets);
         if (body) {
-          void saveAnnotation(itemUid, uid, body);
+          void inOrder(uid, () => saveAnnotation(itemUid, uid, body));
         }
       }
       // Drawn again from the server when the stack opens next; removing them here is not deleting.
