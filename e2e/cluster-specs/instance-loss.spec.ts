@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { imageResponseSchema } from '@ra/shared';
 import type { Cluster } from '../../cluster/lib/cluster.js';
-import { bytesReceivedOn, ownCluster } from '../fixtures/cluster.js';
+import { bytesReceivedOn, ownCluster, storedParts } from '../fixtures/cluster.js';
 import { DEMO_PASSWORD } from '../fixtures/accounts.js';
 
 /*
@@ -117,6 +117,9 @@ test('an instance killed mid-upload: the tus upload resumes through the other an
           return '';
         })
         .not.toBe('');
+      // In a bucket, bytes are kept in whole parts: the kill waits for the first to be stored,
+      // so that there is something to resume from.
+      await expect.poll(() => storedParts(cluster)).toBeGreaterThan(0);
       await cluster.instances.find((one) => one.name === killed)!.kill();
     },
   );

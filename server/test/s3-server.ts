@@ -68,8 +68,11 @@ function multipartOperations(root: string): Middleware {
         ctx.status = 204;
         return;
       }
-      const numbers = (await fsp.readdir(dir))
-        .filter((name) => /^\d+$/.test(name))
+      // A part whose checksum file is missing was cut off while it was sent (its sender died):
+      // S3 lists only parts that were received whole.
+      const names = new Set(await fsp.readdir(dir));
+      const numbers = [...names]
+        .filter((name) => /^\d+$/.test(name) && names.has(`${name}.md5`))
         .map(Number)
         .sort((a, b) => a - b);
       const parts = await Promise.all(
