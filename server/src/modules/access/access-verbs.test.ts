@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageResponseSchema } from '@ra/shared';
+import { imageResponseSchema, SHARE_NO_DOWNLOAD } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { bearer, createRadiologist } from '../../../test/factories.js';
 import {
@@ -11,7 +11,8 @@ import {
   type Who,
 } from '../../../test/annotated-archive.js';
 import type { ActorFacts } from '../../lib/actor.js';
-import { awaitsPayment, permitted, type Verb } from './access.policy.js';
+import { AppError, Refusal } from '../../lib/errors.js';
+import { awaitsPayment, permitted, requireLinkMay, type Verb } from './access.policy.js';
 
 /*
  * Every verb of the access module, asked by each person of one archive about the same records:
@@ -238,5 +239,30 @@ describe('note:read through GET /api/image/{uid}', () => {
       'Query fracture.',
     ]);
     expect(await notesSeenBy(second, archiveItems.study)).toEqual(['Query fracture.', 'Second opinion.']);
+  });
+});
+
+describe('requireLinkMay: what a share link lets its holder do', () => {
+  const item = '00000000-0000-4000-8000-000000000001';
+  const other = '00000000-0000-4000-8000-000000000002';
+
+  it('reads the one item the link names, and no other', () => {
+    const link = { itemId: item, allowDownload: false };
+    expect(() => requireLinkMay(link, 'item:read', item)).not.toThrow();
+    expect(() => requireLinkMay(link, 'item:read', other)).toThrow(AppError);
+    expect(() => requireLinkMay({ ...link, allowDownload: true }, 'item:download', other)).toThrow(AppError);
+  });
+
+  it('downloads only when the patient allowed it, and says so when not', () => {
+    expect(() => requireLinkMay({ itemId: item, allowDownload: true }, 'item:download', item)).not.toThrow();
+    const refusal = (() => {
+      try {
+        requireLinkMay({ itemId: item, allowDownload: false }, 'item:download', item);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect(refusal).toMatchObject({ statusCode: 403, message: SHARE_NO_DOWNLOAD });
   });
 });

@@ -1,5 +1,5 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
-import { ERROR_BODIES, isUuid } from '@ra/shared';
+import { ERROR_BODIES, isUuid, SHARE_NO_DOWNLOAD } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { groupedKey } from '../../db/shared-cache.js';
 import { AppError, Refusal } from '../../lib/errors.js';
@@ -29,6 +29,9 @@ import * as repo from './access.repository.js';
  * | `picture:read`     | users          | anyone for staff; the readers of the patient for a patient  |
  *
  * An account whose address is not confirmed may do none of these.
+ *
+ * A share link's holder has no account: `requireLinkMay` decides for them, on the one item the link
+ * names (`item:read`) and on its ZIP when the patient allowed downloading (`item:download`).
  */
 export type Verb =
   | 'patient:read'
@@ -181,12 +184,29 @@ export function dicomReadFilter(actor: ActorFacts): SQL {
   return repo.itemOrReceivedReadableBy(actor);
 }
 
+/** A share link as access decides on it, once the shares module has checked its token, expiry and code. */
+export interface LinkGrant {
+  itemId: string;
+  allowDownload: boolean;
+}
+
 /**
- * Condition on archive-item rows for a share link's DICOMweb: the one item the link was made for
- * (the shares module has checked the link's token, expiry and code), and nothing else.
+ * What a share link's holder may do with an item: read the one item the link was made for, and
+ * download it only when the patient allowed that. NOT_FOUND for any other item; 403 with the
+ * reason for a download the link does not allow (only a holder of the token and code sees it).
  */
-export function sharedItemFilter(itemId: string): SQL {
-  return repo.itemIs(itemId);
+export function requireLinkMay(link: LinkGrant, verb: 'item:read' | 'item:download', itemId: string): void {
+  if (itemId !== link.itemId) {
+    throw new AppError('NOT_FOUND');
+  }
+  if (verb === 'item:download' && !link.allowDownload) {
+    throw new Refusal(403, SHARE_NO_DOWNLOAD);
+  }
+}
+
+/** Condition on archive-item rows for a share link's DICOMweb: the one item the link was made for. */
+export function sharedItemFilter(link: LinkGrant): SQL {
+  return repo.itemIs(link.itemId);
 }
 
 /** Condition on archive-item rows: the studies waiting in the actor's Incoming list. */

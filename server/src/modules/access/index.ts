@@ -14,10 +14,12 @@ export {
   permitted,
   pictureReadFilter,
   receivedItemFilter,
+  requireLinkMay,
   requireListOf,
   requirePermitted,
   requireStorer,
   sharedItemFilter,
   storeRefusalOf,
+  type LinkGrant,
   type Verb,
 } from './access.policy.js';

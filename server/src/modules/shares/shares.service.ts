@@ -2,7 +2,6 @@ import {
   displayName,
   PATHS,
   SHARE_MAX_WRONG_CODES,
-  SHARE_NO_DOWNLOAD,
   SHARE_NOT_AVAILABLE,
   SHARE_OPENED_MESSAGE,
   SHARE_WRONG_CODE,
@@ -18,7 +17,7 @@ import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, Refusal } from '../../lib/errors.js';
-import { requirePermitted } from '../access/index.js';
+import { requireLinkMay, requirePermitted } from '../access/index.js';
 import { presentItemForLink, presentItems, summarizeItems } from '../archive-items/index.js';
 import { auditChange, auditReads } from '../audit/index.js';
 import { itemZip, type DownloadRequest, type ZipAnswer } from '../downloads/index.js';
@@ -264,9 +263,7 @@ export async function downloadShare(
   request: DownloadRequest,
 ): Promise<ZipAnswer> {
   const link = await requireOpenLink(ctx, token, code);
-  if (!link.allowDownload) {
-    throw new Refusal(403, SHARE_NO_DOWNLOAD);
-  }
+  requireLinkMay(link, 'item:download', link.itemId);
   const zip = await itemZip(ctx, link.itemId, { linkId: link.id }, request);
   if (zip.status === 200) {
     await recordUse(ctx, link);
@@ -288,6 +285,7 @@ export async function openShare(
   if (!link) {
     return { needs_access_code: true };
   }
+  requireLinkMay(link, 'item:read', link.itemId);
   const [item, patient] = await Promise.all([
     presentItemForLink(ctx, link.itemId, link.id),
     repo.patientOfShare(ctx.db, link.patientId),

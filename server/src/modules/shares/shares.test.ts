@@ -361,6 +361,20 @@ describe('GET /api/s/:token/download', () => {
     expect(gone.json()).toEqual(NOT_AVAILABLE);
     expect((await download('x'.repeat(43))).json()).toEqual(NOT_AVAILABLE);
   });
+
+  it('answers a resumed request on a view-only link as any other, and hostile tokens with 4xx', async () => {
+    const viewOnly = await newShare({ allow_download: false });
+    const ranged = await download(viewOnly.token, undefined, { range: 'bytes=0-99' });
+    expect(ranged.statusCode).toBe(403);
+    expect(ranged.json()).toEqual({ error: SHARE_NO_DOWNLOAD });
+
+    // Longer than any token (the router's parameter bound), or with a NUL: refused before any lookup.
+    for (const token of ['x'.repeat(201), `${viewOnly.token}%00`]) {
+      const hostile = await download(token);
+      expect([400, 404]).toContain(hostile.statusCode);
+      expect(hostile.headers['content-type']).toMatch(/^application\/json/);
+    }
+  });
 });
 
 describe('GET /api/user/shares and DELETE /api/shares/:uid', () => {
