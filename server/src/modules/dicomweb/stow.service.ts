@@ -222,6 +222,10 @@ export async function storeInstances(
     const status = referenced.length === 0 ? 409 : failures.length > 0 ? 202 : 200;
     return { status, body };
   } finally {
-    await workFiles.remove();
+    // The answer does not wait for the clean-up: what is left is only what was not filed, and a
+    // file this misses is removed with the working folder of a process that has gone.
+    void workFiles.remove().catch((err: unknown) => {
+      ctx.log.warn({ err }, 'STOW-RS could not remove its working files');
+    });
   }
 }

@@ -54,8 +54,17 @@ export async function makeWorkFiles(tusDir: string): Promise<{
       return file;
     },
     remove: async () => {
-      // Files moved into storage are gone already: removing them again costs a failed lookup only.
-      await Promise.all([...made].map((file) => fs.rm(file, { force: true })));
+      // Files moved into storage are gone already: unlinking them again costs one failed call each
+      // (fs.rm would look each up first).
+      await Promise.all(
+        [...made].map((file) =>
+          fs.unlink(file).catch((err: NodeJS.ErrnoException) => {
+            if (err.code !== 'ENOENT') {
+              throw err;
+            }
+          }),
+        ),
+      );
     },
   };
 }
