@@ -44,7 +44,10 @@ export async function putBehindProxy(
     await app.listen({ host: '127.0.0.1', port: 0 });
     ports.push((app.server.address() as { port: number }).port);
   }
-  const proxy = await startHaproxy(await freePort(), ports);
+  // No health checks: both instances run on this process's one event loop, which a test's own
+  // synchronous work (building a 90 MB request, say) holds long enough to fail every check at once.
+  // A closed instance is still skipped: HAProxy retries a refused connection on the other.
+  const proxy = await startHaproxy(await freePort(), ports, { healthChecks: false });
   const agent = new http.Agent({ keepAlive: true });
   const inject = injectOverHttp(proxy.base, config.trustProxy, agent);
   // Tests call inject with light-my-request's object form; proxy mode answers that form only.

@@ -48,6 +48,11 @@ export async function createTestApp(
      * on PostgreSQL; on in-memory PGlite, the same database object (two apps in one process).
      */
     besides?: TestApp;
+    /**
+     * Whether this app is two instances behind HAProxy (default: TEST_THROUGH_PROXY=1). false for
+     * a test that addresses instances one by one itself (`besides`) or plays the proxy itself.
+     */
+    proxied?: boolean;
     /** Called for every route as it is registered (of the first instance only, in proxy mode). */
     onRoute?: (route: RouteOptions) => void;
   } = {},
@@ -55,7 +60,7 @@ export async function createTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-test-'));
   const besides = options.besides;
   // An app made `besides` another is a test's own second instance, reached directly.
-  const isProxied = throughProxy && !besides;
+  const isProxied = (options.proxied ?? throughProxy) && !besides;
   if (isProxied && !process.env.TEST_DATABASE_URL) {
     throw new Error(
       'TEST_THROUGH_PROXY=1 needs TEST_DATABASE_URL: two instances share one PostgreSQL database',
@@ -89,9 +94,9 @@ export async function createTestApp(
     ...env,
   });
   await database.migrate();
-  const build = (on: Database, onRoute?: (route: RouteOptions) => void) =>
+  const build = (on: Database, settings: Config, onRoute?: (route: RouteOptions) => void) =>
     buildApp({
-      config,
+      config: settings,
       database: on,
       logger: false,
       jobPollingSeconds: options.jobPollingSeconds,
@@ -99,11 +104,15 @@ export async function createTestApp(
       cronSeconds: options.cronSeconds,
       onRoute,
     });
-  const app = await build(database, options.onRoute);
+  const app = await build(database, config, options.onRoute);
   await app.ready();
   // Proxy mode: a twin with the same settings (so the same data folder and storage) and a pool of
-  // its own on the same database, as a second machine of the cluster would have.
-  const twin = isProxied && databaseUrl ? await startTwin(databaseUrl, build) : undefined;
+  // its own on the same database, as a second machine of the cluster would have. It runs no DICOM
+  // node: devices are given one instance's address (docs/operations.md §16), and here both would
+  // want the same port.
+  const twinConfig = { ...config, dicom: { ...config.dicom, node: undefined } };
+  const twin =
+    isProxied && databaseUrl ? await startTwin(databaseUrl, (on) => build(on, twinConfig)) : undefined;
   const pair = twin ? await putBehindProxy(app, twin.app, config) : undefined;
   return {
     app,
