@@ -53,7 +53,7 @@ export async function putBehindProxy(
   // Tests call inject with light-my-request's object form; proxy mode answers that form only.
   first.inject = inject as unknown as FastifyInstance['inject'];
   // A test that listens itself wants an address to give a real client: the proxy's.
-  first.listen = (() => Promise.resolve(proxy.base)) as unknown as FastifyInstance['listen'];
+  first.listen = () => Promise.resolve(proxy.base);
   return {
     base: proxy.base,
     stop: async () => {
