@@ -15,7 +15,17 @@ export interface Proxy {
 
 const HAPROXY = process.env.HAPROXY_BINARY ?? '/usr/sbin/haproxy';
 
-export function haproxyConfig(port: number, backends: number[]): string {
+export interface ProxyOptions {
+  /**
+   * Health checks (default on): an instance that does not answer /api/health within half a second,
+   * twice, gets no requests until it does. Off for instances that share one process and its event
+   * loop (server/test/proxied-pair.ts): a test's own synchronous work would mark them all down at once.
+   */
+  healthChecks?: boolean;
+}
+
+export function haproxyConfig(port: number, backends: number[], options: ProxyOptions = {}): string {
+  const checks = options.healthChecks ?? true;
   return [
     'global',
     '  maxconn 4096',
@@ -34,19 +44,23 @@ export function haproxyConfig(port: number, backends: number[]): string {
     '  default_backend instances',
     'backend instances',
     '  balance roundrobin',
-    '  option httpchk GET /api/health',
-    '  http-check expect status 200',
+    ...(checks ? ['  option httpchk GET /api/health', '  http-check expect status 200'] : []),
     ...backends.map(
-      (backend, index) => `  server app${index + 1} 127.0.0.1:${backend} check inter 500ms fall 2 rise 1`,
+      (backend, index) =>
+        `  server app${index + 1} 127.0.0.1:${backend}${checks ? ' check inter 500ms fall 2 rise 1' : ''}`,
     ),
     '',
   ].join('\n');
 }
 
-export async function startHaproxy(port: number, backends: number[]): Promise<Proxy> {
+export async function startHaproxy(
+  port: number,
+  backends: number[],
+  options: ProxyOptions = {},
+): Promise<Proxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ra-haproxy-'));
   const file = path.join(dir, 'haproxy.cfg');
-  await fs.writeFile(file, haproxyConfig(port, backends));
+  await fs.writeFile(file, haproxyConfig(port, backends, options));
   // -db: stay in the foreground, so the proxy ends with whoever started it.
   const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';

@@ -20,15 +20,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs `work` while the job queue refuses every job, as when its database connection fails. */
+/**
+ * Runs `work` while the job queue refuses every job, as when its database connection fails: on
+ * every instance that may answer (test-app.ts's proxy mode has two).
+ */
 async function withQueueDown<T>(work: () => Promise<T>): Promise<T> {
-  const { jobs } = t.app.ctx;
-  const original = Object.getOwnPropertyDescriptor(jobs, 'send')!;
-  jobs.send = () => Promise.reject(new Error('the job queue is down'));
+  const restores = t.instances.map(({ ctx: { jobs } }) => {
+    const original = Object.getOwnPropertyDescriptor(jobs, 'send')!;
+    jobs.send = () => Promise.reject(new Error('the job queue is down'));
+    return () => Object.defineProperty(jobs, 'send', original);
+  });
   try {
     return await work();
   } finally {
-    Object.defineProperty(jobs, 'send', original);
+    restores.forEach((restore) => restore());
   }
 }
 

@@ -28,7 +28,8 @@ const forged = { 'x-forwarded-for': '6.6.6.6, 7.7.7.7', 'x-forwarded-proto': 'ht
 describe('TRUST_PROXY=0 (the default)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Said outright: test-app.ts's proxy mode otherwise trusts its HAProxy (which then changes nothing here).
+    t = await createTestApp({ TRUST_PROXY: '0' });
   });
   afterAll(() => t.close());
 
@@ -42,7 +43,8 @@ describe('TRUST_PROXY=0 (the default)', () => {
 describe('TRUST_PROXY=1', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: '1' });
+    // Direct in proxy mode too: the test plays the proxy, writing X-Forwarded-* and the socket's address.
+    t = await createTestApp({ TRUST_PROXY: '1' }, { proxied: false });
   });
   afterAll(() => t.close());
 
@@ -59,7 +61,8 @@ describe('TRUST_PROXY=1', () => {
 describe('TRUST_PROXY as a list of proxy addresses', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' });
+    // Direct in proxy mode too: the test plays the proxy, writing X-Forwarded-* and the socket's address.
+    t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }, { proxied: false });
   });
   afterAll(() => t.close());
 
