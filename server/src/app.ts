@@ -27,6 +27,7 @@ import { EXPIRY_STEP_SECONDS } from './modules/storage/index.js';
 import {
   createTusServer,
   DiskUploadFiles,
+  RedisUploadLocker,
   S3UploadFiles,
   UPLOAD_CLAIM_HOURS,
   type UploadFiles,
@@ -265,10 +266,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   };
   app.decorate('ctx', ctx);
-  const tus = createTusServer(ctx, uploadFiles, {
-    onBundleFinished: (upload) => earlyBundleReads.start(upload, ctx.tusDir),
-    onUploadDeleted: (id) => void earlyBundleReads.discard(id),
-  });
+  const tus = createTusServer(
+    ctx,
+    uploadFiles,
+    {
+      onBundleFinished: (upload) => earlyBundleReads.start(upload, ctx.tusDir),
+      onUploadDeleted: (id) => void earlyBundleReads.discard(id),
+    },
+    // With instances sharing Redis, an upload's lock holds across them (a retry may reach another).
+    rateLimitRedis && new RedisUploadLocker(rateLimitRedis, config.rateLimit.prefix),
+  );
   running.queue = await startJobQueue(
     database,
     allJobs({

@@ -8,6 +8,7 @@ export {
   type DicomPurpose,
 } from './dicom-upload.js';
 export { createTusServer, UPLOAD_CLAIM_HOURS } from './tus-server.js';
+export { RedisUploadLocker } from './redis-upload-locker.js';
 export {
   claimDicomUploads,
   claimUpload,

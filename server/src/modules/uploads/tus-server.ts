@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import sharp from 'sharp';
+import type { Locker } from '@tus/server';
 import { ERROR_BODIES, UPLOAD_LIMITS, type UploadPurpose } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import type { Actor } from '../../lib/actor.js';
@@ -87,6 +88,8 @@ export function createTusServer(
   ctx: AppContext,
   files: UploadFiles,
   hooks: UploadHooks = {},
+  /** Where requests lock their upload: tus's in-process locker unless every instance shares one (Redis). */
+  locker?: Locker,
 ): ContractTusServer {
   const store = files.store;
   store.extensions = TUS_EXTENSIONS;
@@ -95,6 +98,7 @@ export function createTusServer(
   const server = new ContractTusServer({
     path: UPLOADS_PATH,
     datastore: store,
+    ...(locker && { locker }),
     relativeLocation: true,
     respectForwardedHeaders: ctx.config.trustProxy !== 0,
     maxSize: UPLOAD_LIMITS.image,
