@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPostgres } from '../src/db/client.js';
+import { openPglite, openPostgres } from '../src/db/client.js';
 
 const migrationsDir = path.resolve(import.meta.dirname, '../src/db/migrations');
 /** Serialises the making of a template among test runs that share one PostgreSQL server. */
@@ -10,6 +11,10 @@ const TEMPLATE_LOCK_ID = 7_270_002;
 
 /** A name that changes whenever a migration does, so a template never lags the schema. */
 function templateName(): string {
+  return `ra_test_template_${schemaHash()}`;
+}
+
+function schemaHash(): string {
   const hash = crypto.createHash('sha256');
   for (const file of fs.readdirSync(migrationsDir, { recursive: true }).map(String).sort()) {
     const full = path.join(migrationsDir, file);
@@ -17,7 +22,7 @@ function templateName(): string {
       hash.update(file).update(fs.readFileSync(full));
     }
   }
-  return `ra_test_template_${hash.digest('hex').slice(0, 12)}`;
+  return hash.digest('hex').slice(0, 12);
 }
 
 function urlOf(adminUrl: string, database: string): string {
@@ -55,4 +60,26 @@ export async function migratedTemplate(adminUrl: string): Promise<string> {
     await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_ID]).catch(() => undefined);
     await admin.end();
   }
+}
+
+/**
+ * On PGlite, the same idea: a migrated in-memory database dumped to a file (PGlite's
+ * dumpDataDir) that each test's database is loaded from, in about a quarter of the time an empty
+ * one takes to be made and migrated. Made once per schema and written under its final name only
+ * when whole. Returns the file's path.
+ */
+export async function migratedPgliteDump(): Promise<string> {
+  const file = path.join(os.tmpdir(), `ra-test-pglite-${schemaHash()}.tar`);
+  if (!fs.existsSync(file)) {
+    const database = await openPglite(undefined);
+    try {
+      await database.migrate();
+      const building = `${file}.${crypto.randomBytes(3).toString('hex')}`;
+      fs.writeFileSync(building, Buffer.from(await (await database.dump()).arrayBuffer()));
+      fs.renameSync(building, file);
+    } finally {
+      await database.close();
+    }
+  }
+  return file;
 }

@@ -163,8 +163,10 @@ async function openTestDatabase(): Promise<{
 }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
+    // A copy of the migrated template (test/global-setup.ts), when the run made one.
+    const template = inject('testPgliteTemplate');
     return {
-      database: await openPglite(undefined),
+      database: await openPglite(undefined, template ? new Blob([fs.readFileSync(template)]) : undefined),
       databaseUrl: undefined,
       dropDatabase: async () => undefined,
     };

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { withOneRoundStatements } from './pglite-statements.js';
+import { PgliteThread } from './pglite-thread.js';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -44,27 +44,39 @@ const MIGRATION_LOCK_ID = 7_270_001;
 /** How long the change feed waits before reconnecting a lost listening connection. */
 const RELISTEN_DELAY_MS = 1_000;
 
-/** Opens PGlite in a folder (`dataDir`) or in memory (`undefined`). */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+/**
+ * Opens PGlite in a folder (`dataDir`) or in memory (`undefined`); `from`, a data folder's dump
+ * (PGlite's dumpDataDir), starts it as a copy of that database instead of an empty one.
+ */
+export async function openPglite(
+  dataDir: string | undefined,
+  from?: Blob,
+): Promise<Database & { /** The data folder as PGlite dumps it, for `from`. */ dump(): Promise<Blob> }> {
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir ? { dataDir } : {});
-  const statements = withOneRoundStatements(client);
-  const db = drizzlePglite({ client: statements, schema }) as unknown as Db;
+  // On its own thread, so that no statement holds up this one (pglite-thread.ts).
+  const client = await PgliteThread.open({
+    dataDir,
+    loadDataDir: from ? new Uint8Array(await from.arrayBuffer()) : undefined,
+  });
+  // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers as PGlite.
+  const drizzleClient = client as unknown as PGlite;
+  const db = drizzlePglite({ client: drizzleClient, schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     migrate: async () => {
-      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+      await migratePglite(drizzlePglite({ client: drizzleClient, schema }), { migrationsFolder });
     },
     ping: async () => {
       await client.query('select 1');
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir(),
     executeSql: async (text, values) => {
       if (values.length > 0) {
-        return { rows: (await statements.query(text, values)).rows };
+        return { rows: (await client.query(text, values)).rows };
       }
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
