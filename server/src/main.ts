@@ -15,6 +15,11 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    // As when PGlite ran on this thread and failed: the process ends, for its supervisor to restart.
+    onEmbeddedFailure: (err) => {
+      console.error(err.message);
+      process.exit(1);
+    },
   });
   await database.migrate();
 

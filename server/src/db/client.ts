@@ -47,19 +47,21 @@ const RELISTEN_DELAY_MS = 1_000;
 /**
  * Opens PGlite in a folder (`dataDir`) or in memory (`undefined`); `from`, a data folder's dump
  * (PGlite's dumpDataDir), starts it as a copy of that database instead of an empty one.
+ * `onFailure` hears of its thread dying (pglite-thread.ts), after which every statement fails.
  */
 export async function openPglite(
   dataDir: string | undefined,
   from?: Blob,
+  onFailure?: (err: Error) => void,
 ): Promise<Database & { /** The data folder as PGlite dumps it, for `from`. */ dump(): Promise<Blob> }> {
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
   }
   // On its own thread, so that no statement holds up this one (pglite-thread.ts).
-  const client = await PgliteThread.open({
-    dataDir,
-    loadDataDir: from ? new Uint8Array(await from.arrayBuffer()) : undefined,
-  });
+  const client = await PgliteThread.open(
+    { dataDir, loadDataDir: from ? new Uint8Array(await from.arrayBuffer()) : undefined },
+    onFailure,
+  );
   // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread answers as PGlite.
   const drizzleClient = client as unknown as PGlite;
   const db = drizzlePglite({ client: drizzleClient, schema }) as unknown as Db;
@@ -187,8 +189,10 @@ export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize: number;
+  /** The embedded database's thread died: nothing can be stored or read any more. */
+  onEmbeddedFailure?: (err: Error) => void;
 }): Promise<Database> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.poolSize)
-    : openPglite(path.join(options.dataDir, 'db'));
+    : openPglite(path.join(options.dataDir, 'db'), undefined, options.onEmbeddedFailure);
 }

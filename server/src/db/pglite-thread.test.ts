@@ -130,9 +130,22 @@ describe('the embedded database on its own thread', () => {
     }
   });
 
-  it('refuses work once closed', async () => {
-    const other = await PgliteThread.open({});
+  it('refuses work once closed, and a close is no failure', async () => {
+    const failures: Error[] = [];
+    const other = await PgliteThread.open({}, (err) => failures.push(err));
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow('closed');
+    expect(failures).toEqual([]);
+  });
+
+  it('tells of its thread dying, and fails the statements under way and every one after', async () => {
+    const failures: Error[] = [];
+    const other = await PgliteThread.open({}, (err) => failures.push(err));
+    const underWay = other.query('select pg_sleep(2)');
+    // What a crash of the thread looks like from here (the thread is private to the class).
+    await (other as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(underWay).rejects.toThrow('The embedded database stopped');
+    await expect(other.query('select 1')).rejects.toThrow('The embedded database stopped');
+    expect(failures.map((err) => err.message)).toEqual(['The embedded database stopped (exit code 1).']);
   });
 });

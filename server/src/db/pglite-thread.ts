@@ -37,15 +37,29 @@ export class PgliteThread {
   private readonly listeners = new Map<number, (payload: string) => void>();
   /** Set once the thread is gone: every later call fails with it. */
   private stopped: Error | undefined;
+  private isClosing = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    onFailure: ((err: Error) => void) | undefined,
+  ) {
     worker.on('message', (message: FromThread) => this.receive(message));
-    worker.on('error', (err) => this.stop(new Error(`The embedded database failed: ${err.message}`)));
-    worker.on('exit', (code) => this.stop(new Error(`The embedded database stopped (exit code ${code}).`)));
+    const fail = (err: Error) => {
+      const wasRunning = !this.stopped && !this.isClosing;
+      this.stop(err);
+      if (wasRunning) {
+        onFailure?.(err);
+      }
+    };
+    worker.on('error', (err) => fail(new Error(`The embedded database failed: ${err.message}`)));
+    worker.on('exit', (code) => fail(new Error(`The embedded database stopped (exit code ${code}).`)));
   }
 
-  /** Starts PGlite on its thread; resolves once it is ready for statements. */
-  static async open(options: PgliteThreadOptions): Promise<PgliteThread> {
+  /**
+   * Starts PGlite on its thread; resolves once it is ready for statements. `onFailure` hears of the
+   * thread failing or stopping other than by `close`, after which every call fails.
+   */
+  static async open(options: PgliteThreadOptions, onFailure?: (err: Error) => void): Promise<PgliteThread> {
     const worker = new Worker(WORKER_ENTRY, {
       workerData: options,
       transferList: options.loadDataDir ? [options.loadDataDir.buffer as ArrayBuffer] : [],
@@ -64,7 +78,7 @@ export class PgliteThread {
         reject(new Error(`The embedded database did not start (exit code ${code}).`)),
       );
     });
-    const thread = new PgliteThread(worker);
+    const thread = new PgliteThread(worker, onFailure);
     // Only a call in flight keeps the process alive, as with PGlite in this thread.
     worker.unref();
     return thread;
@@ -188,6 +202,7 @@ export class PgliteThread {
     if (this.stopped) {
       return;
     }
+    this.isClosing = true;
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
     await this.call({ kind: 'close' });
     this.worker.ref();
