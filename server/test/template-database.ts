@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -69,7 +70,12 @@ export async function migratedTemplate(adminUrl: string): Promise<string> {
  * when whole. Returns the file's path.
  */
 export async function migratedPgliteDump(): Promise<string> {
-  const file = path.join(os.tmpdir(), `ra-test-pglite-${schemaHash()}.tar`);
+  // A dump is PGlite's data folder: another PGlite version may not read it.
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const { version } = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+  ) as { version: string };
+  const file = path.join(os.tmpdir(), `ra-test-pglite-${version}-${schemaHash()}.tar`);
   if (!fs.existsSync(file)) {
     const database = await openPglite(undefined);
     try {
