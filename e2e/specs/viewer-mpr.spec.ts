@@ -269,12 +269,27 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
 
   // A length from the inferior to the superior plane, drawn in the sagittal plane: 29 × 1.25 mm.
   await page.getByRole('button', { name: 'Length', exact: true }).click();
-  const x = picture.left + (anterior.at + (posterior.at - anterior.at) * 0.25) * picture.scale;
-  await drag(
-    page,
-    [x, picture.top + inferior.at * picture.scale],
-    [x, picture.top + superior.at * picture.scale],
+  // Drawn where the plane is now: a layout change since it was read (a scroll bar coming or going
+  // on a busy machine) moves and rescales it. Two reads in a row must agree on its place.
+  let now = await pictureOf(sagittal);
+  await expect
+    .poll(async () => {
+      const before = now;
+      now = await pictureOf(sagittal);
+      return [
+        now.left - before.left,
+        now.top - before.top,
+        now.scale - before.scale,
+        now.width - before.width,
+      ];
+    })
+    .toEqual([0, 0, 0, 0]);
+  const [nowAnterior, nowPosterior] = linesOf(columnProfile(now, now.height * 0.45, now.height * 0.55));
+  const [nowSuperior, nowInferior] = linesOf(
+    rowProfile(now, nowAnterior!.at + 3, nowAnterior!.at + (nowPosterior!.at - nowAnterior!.at) * 0.4),
   );
+  const x = now.left + (nowAnterior!.at + (nowPosterior!.at - nowAnterior!.at) * 0.25) * now.scale;
+  await drag(page, [x, now.top + nowInferior!.at * now.scale], [x, now.top + nowSuperior!.at * now.scale]);
   const text = sagittal.getByTestId('mpr-viewport-sagittal').locator('svg text');
   await expect(text).toHaveCount(1);
   const reading = (await text.textContent()) ?? '';
