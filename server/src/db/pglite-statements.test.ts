@@ -106,4 +106,35 @@ describe('statements in one round', () => {
       { next: 42 },
     ]);
   });
+
+  it('keeps a bounded number of statements prepared, and every statement keeps working', async () => {
+    const count = async () =>
+      (await client.query<{ n: number }>('select count(*)::integer as n from pg_prepared_statements'))
+        .rows[0]!.n;
+    for (let i = 0; i < 520; i += 1) {
+      expect((await statements.query(`select $1::integer + ${i} as n`, [1])).rows).toEqual([{ n: i + 1 }]);
+    }
+    // One more prepare closes the statements forgotten by the earlier ones.
+    await statements.query('select 2 as two');
+    expect(await count()).toBeLessThanOrEqual(500);
+    expect(await count()).toBeGreaterThan(400);
+    // The oldest, forgotten, is prepared again when it runs again.
+    expect((await statements.query('select $1::integer + 0 as n', [5])).rows).toEqual([{ n: 5 }]);
+  });
+
+  it('prepares a statement again when its table changed the columns it answers', async () => {
+    await statements.query('create table shifting (a integer)');
+    await statements.query('insert into shifting values (1)');
+    const select = 'select * from shifting';
+    expect((await statements.query(select)).rows).toEqual([{ a: 1 }]);
+    // Outside a transaction the refused statement is prepared again and runs at once.
+    await statements.query('alter table shifting add column b integer');
+    expect((await statements.query(select)).rows).toEqual([{ a: 1, b: null }]);
+    // Inside one, the refusal aborts the transaction as PostgreSQL does; the next run answers.
+    await statements.query('alter table shifting add column c integer');
+    await expect(statements.transaction((tx) => tx.query(select))).rejects.toThrow(
+      'cached plan must not change result type',
+    );
+    expect((await statements.query(select)).rows).toEqual([{ a: 1, b: null, c: null }]);
+  });
 });
