@@ -50,7 +50,7 @@ import { registerWebApp } from './plugins/web-app.js';
 import { registerOpenApi, serveApiDocs } from './plugins/api-docs.js';
 import { SigningKeys } from './modules/identity/index.js';
 import { refileLegacyIncoming } from './modules/incoming/index.js';
-import { createReadAuditWriter } from './modules/audit/index.js';
+import { ReadAuditWriter } from './modules/audit/index.js';
 import { registerHealthRoutes, registerRoutes } from './routes.js';
 import { startDicomNode, type RunningDicomNode } from './modules/dicom-node/index.js';
 import { findExposedDemoAccounts } from './modules/identity/index.js';
@@ -257,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fileUrlSecret,
     jobs,
     payments: stripe ? stripeProvider(stripe, database.db) : sandboxProvider,
-    readAudit: createReadAuditWriter(database.db),
+    readAudit: new ReadAuditWriter(database.db),
     refusedDemoSignIns: await findExposedDemoAccounts(database.db, config.host, app.log),
     decoder: new DecodePool({
       ...config.dicom.decode,

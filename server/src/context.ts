@@ -4,8 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './lib/mailer.js';
 import type { SharedCache } from './db/shared-cache.js';
-import type { GroupCommit } from './lib/group-commit.js';
-import type { AuditEntry } from './modules/audit/audit-entry.js';
+import type { ReadAuditWriter } from './modules/audit/read-audit-writer.js';
 import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { UploadFiles } from './modules/uploads/upload-files.js';
@@ -62,8 +61,8 @@ export interface AppContext {
   jobs: JobSender;
   /** The sandbox, or Stripe when STRIPE_SECRET_KEY is set. */
   payments: PaymentProvider;
-  /** Writes read audit rows; concurrent requests share statements (audit.service.ts). */
-  readAudit: GroupCommit<AuditEntry>;
+  /** Writes read audit rows; concurrent requests share statements (audit/read-audit-writer.ts). */
+  readAudit: ReadAuditWriter;
   /** Demo accounts whose published password may not sign in here (the server listens beyond loopback). */
   refusedDemoSignIns: RefusedDemoSignIns;
   /** Threads that parse, decode and render stored DICOM files, within time and memory bounds. */

@@ -10,11 +10,10 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { auditLog } from '../../db/schema/audit.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { GroupCommit } from '../../lib/group-commit.js';
 import type { Actor } from '../../lib/actor.js';
 import { may } from '../access/index.js';
 import * as auditRepo from './audit.repository.js';
-import { accessHistoryOfPatient, appendAuditRows, type AccessHistoryRow } from './audit.repository.js';
+import { accessHistoryOfPatient, type AccessHistoryRow } from './audit.repository.js';
 import type { AuditEntry } from './audit-entry.js';
 
 export type { AuditAction, AuditEntry, AuditRecord } from './audit-entry.js';
@@ -57,11 +56,6 @@ export async function auditOwnProfileChange(
   }
 }
 
-/** The writer of read audit rows: concurrent requests' rows share one INSERT (lib/group-commit.ts). */
-export function createReadAuditWriter(db: Queryable): GroupCommit<AuditEntry> {
-  return new GroupCommit((rows) => appendAuditRows(db, rows));
-}
-
 /**
  * Records a request's reads before the data is sent: the promise settles once the rows are
  * committed, so a read that cannot be recorded fails (500) rather than leave no trace, and
@@ -69,6 +63,14 @@ export function createReadAuditWriter(db: Queryable): GroupCommit<AuditEntry> {
  */
 export function auditReads(ctx: AppContext, entries: AuditEntry[]): Promise<void> {
   return ctx.readAudit.write(entries);
+}
+
+/**
+ * As `auditReads`, for reads a client repeats many times a minute (a viewer's frame requests): a
+ * read identical to one recorded in the last minute (read-audit-writer.ts) is on record already.
+ */
+export function auditRepeatedReads(ctx: AppContext, entries: AuditEntry[]): Promise<void> {
+  return ctx.readAudit.writeUnlessRepeated(entries);
 }
 
 /** The contract's action for an audit row (the repository selects only rows that have one). */

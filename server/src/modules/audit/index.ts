@@ -3,10 +3,11 @@ export {
   auditChange,
   auditOwnProfileChange,
   auditReads,
+  auditRepeatedReads,
   auditRowOf,
-  createReadAuditWriter,
   type AuditEntry,
 } from './audit.service.js';
+export { ReadAuditWriter } from './read-audit-writer.js';
 export {
   findPatientForAuditTrail,
   listPatientAuditTrail,

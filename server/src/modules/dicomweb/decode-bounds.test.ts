@@ -14,6 +14,7 @@ import {
   type HostileUids,
 } from '../../../test/dicom-bombs.js';
 import { stow } from '../../../test/stow.js';
+import { auditLog } from '../../db/schema/audit.js';
 import { dicomInstances } from '../../db/schema/studies.js';
 import { linkPatient } from '../patients/patients.repository.js';
 
@@ -210,6 +211,22 @@ describe('hostile DICOM files', () => {
       const expected = multiFrameSamples(image).subarray(299 * frameBytes, 300 * frameBytes);
       expect(decoded.rawPayload.includes(expected)).toBe(true);
       expect(read.calls()).toEqual([]);
+
+      // A minute of frame reads by one person is one audit row (one per server instance that answered).
+      for (const frame of [1, 2]) {
+        const next = await quiet.app.app.inject({
+          method: 'GET',
+          url: `${instanceUrl(uids)}/frames/${frame}`,
+          headers: { authorization: `Bearer ${quiet.token}`, accept: OCTET_STREAM },
+        });
+        expect(next.statusCode).toBe(200);
+      }
+      const audited = await quiet.app.database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'download'));
+      expect(audited.length).toBeGreaterThanOrEqual(1);
+      expect(audited.length).toBeLessThanOrEqual(quiet.app.instances.length);
     } finally {
       [...reads, ...readBytesSpies].forEach((spy) => spy.mockRestore());
       await quiet.app.close();

@@ -94,6 +94,19 @@ export function searchSeries(db: Queryable, readable: SQL, query: QidoQuery) {
 }
 export type SeriesRow = Awaited<ReturnType<typeof searchSeries>>[number];
 
+/** Instances of up to this many frames carry their frame offsets in every instance row. */
+export const INLINE_FRAME_OFFSETS = 64;
+
+/**
+ * An instance's frame offsets when it has few frames, else null (encapsulated-frames.ts reads the
+ * offsets of a larger one once, on its first frame): every row of a study's retrieve or of a
+ * frame request would otherwise carry, and parse, hundreds of numbers a many-frame instance has.
+ */
+const inlineFrameOffsets = sql<number[] | null>`case
+    when jsonb_typeof(${dicomInstances.frameOffsets}) <> 'array' then null
+    when jsonb_array_length(${dicomInstances.frameOffsets}) <= ${INLINE_FRAME_OFFSETS + 1} then ${dicomInstances.frameOffsets}
+  end`.mapWith(dicomInstances.frameOffsets);
+
 const INSTANCE_COLUMNS = {
   ...SERIES_COLUMNS,
   instanceId: dicomInstances.id,
@@ -109,7 +122,7 @@ const INSTANCE_COLUMNS = {
   size: dicomInstances.size,
   pixelDataOffset: dicomInstances.pixelDataOffset,
   frameBytes: dicomInstances.frameBytes,
-  frameOffsets: dicomInstances.frameOffsets,
+  frameOffsets: inlineFrameOffsets,
 };
 
 export function searchInstances(db: Queryable, readable: SQL, query: QidoQuery) {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
 import { dicomReadFilter } from '../access/index.js';
-import { auditReads, type AuditEntry } from '../audit/index.js';
+import { auditReads, auditRepeatedReads, type AuditEntry } from '../audit/index.js';
 import {
   instanceAttributes,
   seriesAttributes,
@@ -216,7 +216,8 @@ export async function instancesAt(
     throw new AppError('NOT_FOUND');
   }
   const items = new Map(rows.map((row) => [row.itemId, row.patientId]));
-  await auditReads(
+  // A viewer reads an instance frame by frame: a minute of that reading is one row.
+  await auditRepeatedReads(
     ctx,
     [...items].map(([itemId, patientId]): AuditEntry => ({
       actorId: reader.actorId,

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { dicomInstances } from '../../db/schema/studies.js';
 import type { ImageAttributes } from '../dicom/index.js';
@@ -9,12 +9,41 @@ import {
   FramesTooLarge,
 } from '../dicom/index.js';
 import type { Storage } from '../storage/index.js';
+import { INLINE_FRAME_OFFSETS } from './dicomweb.repository.js';
 
-/** What ingest recorded of an instance's compressed frames (dicom/frame-offsets.ts). */
+/** The stored instance whose compressed frames are read, as an instance row carries it. */
 export interface IndexedFrames {
+  instanceId: string;
   storageKey: string;
   numberOfFrames: number;
+  /** Carried only for instances of up to INLINE_FRAME_OFFSETS frames (dicomweb.repository.ts). */
   frameOffsets: number[] | null;
+}
+
+/**
+ * Frame offsets of the many-frame instances read lately, by instance id. A stored instance's row
+ * never changes, so they stay true; a viewer paging through a 400-frame instance reads them once.
+ */
+const MAX_CACHED_INSTANCES = 32;
+const cachedOffsets = new Map<string, number[] | null>();
+
+async function frameOffsetsOf(db: Queryable, instance: IndexedFrames): Promise<number[] | null> {
+  if (instance.frameOffsets || instance.numberOfFrames <= INLINE_FRAME_OFFSETS) {
+    return instance.frameOffsets;
+  }
+  if (cachedOffsets.has(instance.instanceId)) {
+    return cachedOffsets.get(instance.instanceId)!;
+  }
+  const [row] = await db
+    .select({ offsets: dicomInstances.frameOffsets })
+    .from(dicomInstances)
+    .where(eq(dicomInstances.id, instance.instanceId));
+  const offsets = row?.offsets ?? null;
+  if (cachedOffsets.size >= MAX_CACHED_INSTANCES) {
+    cachedOffsets.delete(cachedOffsets.keys().next().value!);
+  }
+  cachedOffsets.set(instance.instanceId, offsets);
+  return offsets;
 }
 
 const ITEM = 0xfffee000;
@@ -42,11 +71,12 @@ function codestreamOf(items: Buffer, frame: number): Uint8Array {
  * when ingest recorded no offsets (the caller reads the file on a decode thread).
  */
 export async function readEncapsulatedFrames(
+  db: Queryable,
   storage: Storage,
   instance: IndexedFrames,
   frameNumbers: number[],
 ): Promise<Uint8Array[] | undefined> {
-  const offsets = instance.frameOffsets;
+  const offsets = await frameOffsetsOf(db, instance);
   if (!offsets || offsets.length !== instance.numberOfFrames + 1) {
     return undefined;
   }

@@ -85,7 +85,7 @@ async function framesOf(
     throw new FramesTooLarge('The frames are larger than the decoder accepts.');
   }
   if (!decompress || isDecodable) {
-    const codestreams = await readEncapsulatedFrames(ctx.storage, row, numbers);
+    const codestreams = await readEncapsulatedFrames(ctx.db, ctx.storage, row, numbers);
     if (codestreams && !decompress) {
       return { transferSyntaxUid: row.transferSyntaxUid, frames: codestreams };
     }
