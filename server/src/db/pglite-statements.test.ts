@@ -74,6 +74,24 @@ describe('statements in one round', () => {
     ]);
   });
 
+  it('reads with the query’s own parsers over PGlite’s, each query with its own', async () => {
+    const select = 'select at, count from kinds where id = $1';
+    const keepTime = { parsers: { 1184: (value: string) => `kept ${value}` } };
+    const keepCount = { parsers: { 20: (value: string) => `kept ${value}` } };
+    for (let run = 0; run < 2; run += 1) {
+      const kept = (await statements.query(select, [row.id], keepTime)).rows[0] as Record<string, unknown>;
+      expect(kept.at).toMatch(/^kept 2026-11-27/);
+      expect(kept.count).toBe(row.count);
+      const counted = (await statements.query(select, [row.id], keepCount)).rows[0] as Record<
+        string,
+        unknown
+      >;
+      expect(counted.at).toEqual(row.at);
+      expect(counted.count).toBe(`kept ${row.count}`);
+      expect((await statements.query(select, [row.id])).rows).toEqual([{ at: row.at, count: row.count }]);
+    }
+  });
+
   it('fails as PGlite fails, and goes on working', async () => {
     const duplicate = statements.query(insert, values(row.id));
     await expect(duplicate).rejects.toMatchObject({ code: '23505' });

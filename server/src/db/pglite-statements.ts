@@ -55,6 +55,23 @@ export function withOneRoundStatements(client: PGlite): PGlite {
   /** Statements forgotten here and not yet closed in the database: closed with the next prepare. */
   let toClose: string[] = [];
   let nextName = 0;
+  /**
+   * PGlite's parsers with a query's own over them, by the query's parsers. PGlite completes its own
+   * (array types) while it starts, before any statement runs here, and this module never refreshes them.
+   */
+  const mergedParsers = new WeakMap<object, PGlite['parsers']>();
+
+  function parsersFor(options: QueryOptions | undefined): PGlite['parsers'] {
+    if (!options?.parsers) {
+      return client.parsers;
+    }
+    let merged = mergedParsers.get(options.parsers);
+    if (!merged) {
+      merged = { ...client.parsers, ...options.parsers };
+      mergedParsers.set(options.parsers, merged);
+    }
+    return merged;
+  }
 
   async function preparedOf(text: string, options: QueryOptions | undefined): Promise<Prepared> {
     const known = prepared.get(text);
@@ -148,7 +165,8 @@ export function withOneRoundStatements(client: PGlite): PGlite {
     if (!isInTransaction) {
       await client.syncToFs();
     }
-    return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+    // PGlite would merge its parsers with the query's on every run; merged once per parsers object.
+    return parse.parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0] as Results<T>;
   }
 
   const query: Query = async (text, params = [], options) => {

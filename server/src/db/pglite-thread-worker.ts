@@ -30,10 +30,22 @@ function wireError(err: unknown): WireError {
   return { name: err.name, message: err.message, fields };
 }
 
-/** Drizzle's parsers keep some types' text; here they are rebuilt from the types' numbers. */
+/** The options of each kind of query met, kept so that their parsers are the same object each time. */
+const optionsByKind = new Map<string, QueryOptions>();
+
+/**
+ * Drizzle's parsers keep some types' text; here they are rebuilt from the types' numbers, once per
+ * kind (a few exist), so the parsers merged with PGlite's are merged once too (pglite-statements.ts).
+ */
 function queryOptions(keepText: number[] | undefined, rowMode: 'array' | 'object' | undefined): QueryOptions {
-  const parsers = Object.fromEntries((keepText ?? []).map((type) => [type, (value: string) => value]));
-  return { rowMode, parsers };
+  const kind = `${rowMode ?? ''}:${(keepText ?? []).join(',')}`;
+  let options = optionsByKind.get(kind);
+  if (!options) {
+    const parsers = Object.fromEntries((keepText ?? []).map((type) => [type, (value: string) => value]));
+    options = { rowMode, parsers };
+    optionsByKind.set(kind, options);
+  }
+  return options;
 }
 
 const client = await PGlite.create({
