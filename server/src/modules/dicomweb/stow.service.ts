@@ -121,30 +121,34 @@ export async function storeInstances(
   }
 
   const workFiles = await makeWorkFiles(ctx.tusDir);
+  const reads: Promise<FileRead>[] = [];
   try {
-    const reads: Promise<FileRead>[] = [];
+    const parsed: Promise<FileRead>[] = [];
     let index = 0;
     try {
       for await (const part of readMultipartRelated(request.body, request.contentType, stowLimits(ctx))) {
         index += 1;
         // Written and parsed on a worker thread while this one reads the next parts.
-        const { read } = await dicomPartReaders.start(
+        const started = await dicomPartReaders.start(
           `part ${index}`,
           workFiles.pathOf(`${index}.dcm`),
           part.body,
         );
-        reads.push(read);
+        parsed.push(started.parsed);
+        reads.push(started.read);
       }
     } catch (err) {
       if (err instanceof MultipartError) {
         throw new InvalidInput('body', err.message);
       }
       throw err;
-    } finally {
-      // Every part handed over is written or failed before its file can be removed.
-      await Promise.allSettled(reads);
     }
-    const { files, skipped } = partitionReads(await Promise.all(reads));
+    // What the files are is known before they are all on disk: the database is asked what filing
+    // them needs while the last are written, and nothing is filed before every file is written.
+    const { files, skipped } = partitionReads(await Promise.all(parsed));
+    const written = Promise.all(reads);
+    // Awaited below, before any filing; a failure until then is not unhandled.
+    written.catch(() => undefined);
     const failed: RefusedFile[] = [...skipped];
     const groups = groupByStudy(files);
     // Each study is filed on its own: one that cannot be filed fails its own instances, not the
@@ -184,12 +188,16 @@ export async function storeInstances(
     };
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      const { filed, storedSops, uploaderBytes } = await guardPatient(ctx, target, groups, user.id);
+      const [{ filed, storedSops, uploaderBytes }] = await Promise.all([
+        guardPatient(ctx, target, groups, user.id),
+        written,
+      ]);
       const storage = storageBudgetAfter(ctx, uploaderBytes);
       for (const group of groups) {
         await fileGroup(group, target, storage, filed.get(group.studyInstanceUid) ?? null, storedSops);
       }
     } else {
+      await written;
       for (const group of groups) {
         const source = request.source.slice(0, 200);
         const { target, filed } = await receivingTarget(ctx, user, group, source);
@@ -223,9 +231,12 @@ export async function storeInstances(
     return { status, body };
   } finally {
     // The answer does not wait for the clean-up: what is left is only what was not filed, and a
-    // file this misses is removed with the working folder of a process that has gone.
-    void workFiles.remove().catch((err: unknown) => {
-      ctx.log.warn({ err }, 'STOW-RS could not remove its working files');
-    });
+    // file this misses is removed with the working folder of a process that has gone. Every part
+    // handed over is written or failed before its file is removed.
+    void Promise.allSettled(reads)
+      .then(() => workFiles.remove())
+      .catch((err: unknown) => {
+        ctx.log.warn({ err }, 'STOW-RS could not remove its working files');
+      });
   }
 }

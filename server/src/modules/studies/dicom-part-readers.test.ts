@@ -13,7 +13,7 @@ describe('DICOM part readers (worker threads)', () => {
   it('writes each part byte for byte and reads it as DICOM, or says why not', async () => {
     const dicom = await sampleCopy('CT_small.dcm');
     const expected = Buffer.from(dicom);
-    const { read } = await dicomPartReaders.start('part 1', path.join(dir, '1.dcm'), dicom);
+    const { parsed, read } = await dicomPartReaders.start('part 1', path.join(dir, '1.dcm'), dicom);
     const other = await dicomPartReaders.start(
       'part 2',
       path.join(dir, '2.dcm'),
@@ -28,6 +28,8 @@ describe('DICOM part readers (worker threads)', () => {
       instance: { modality: 'CT', rows: 128, columns: 128 },
     });
     expect(fs.readFileSync(path.join(dir, '1.dcm')).equals(expected)).toBe(true);
+    // Told as soon as the part is read: the same answer.
+    expect(await parsed).toEqual(answer);
     expect(await other.read).toEqual({ skipped: { name: 'part 2', reason: STUDY_MESSAGES.notDicom } });
   });
 
@@ -44,12 +46,13 @@ describe('DICOM part readers (worker threads)', () => {
     expect(fs.readFileSync(path.join(dir, 'small.dcm')).toString()).toBe('small part');
   });
 
-  it('fails the part whose file cannot be written, with the reason', async () => {
-    const { read } = await dicomPartReaders.start(
+  it('fails the part whose file cannot be written, with the reason, though it was read', async () => {
+    const { parsed, read } = await dicomPartReaders.start(
       'lost',
       path.join(dir, 'missing', 'x.dcm'),
       Buffer.from('bytes'),
     );
     await expect(read).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await parsed).toEqual({ skipped: { name: 'lost', reason: STUDY_MESSAGES.notDicom } });
   });
 });

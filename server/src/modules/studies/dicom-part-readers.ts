@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileRead } from './dicom-file-read.js';
 
-/** One part handed to a worker: written to `file`, then read as DICOM under `name`. */
+/** One part handed to a worker: read as DICOM under `name`, then written to `file`. */
 export interface PartJob {
   id: number;
   name: string;
@@ -10,8 +10,14 @@ export interface PartJob {
   bytes: ArrayBuffer;
 }
 
+/**
+ * What a worker says of a part: `parsed` once it is read (it writes the file next), then `read` once
+ * the file is written too, or `error` when either failed.
+ */
 export type PartOutcome =
-  { id: number; read: FileRead } | { id: number; error: { message: string; code: string | undefined } };
+  | { id: number; parsed: FileRead }
+  | { id: number; read: FileRead }
+  | { id: number; error: { message: string; code: string | undefined } };
 
 /** Parts handed over and not yet answered, across all requests: bounds what waits in memory. */
 const MAX_PENDING_PARTS = 16;
@@ -22,6 +28,7 @@ const WORKER_ENTRY = new URL('./dicom-part-worker-entry.js', import.meta.url);
 
 interface Waiting {
   bytes: number;
+  parsed: (read: FileRead) => void;
   resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
 }
@@ -101,6 +108,10 @@ class PartReaders {
   }
 
   private settle(outcome: PartOutcome): void {
+    if ('parsed' in outcome) {
+      this.waiting.get(outcome.id)?.parsed(outcome.parsed);
+      return;
+    }
     const waiting = this.finish(outcome.id);
     if (!waiting) {
       return;
@@ -108,15 +119,22 @@ class PartReaders {
     if ('error' in outcome) {
       waiting.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
     } else {
+      waiting.parsed(outcome.read);
       waiting.resolve(outcome.read);
     }
   }
 
   /**
-   * Hands a part over once few enough are waiting; `read` tells what the part is, once it is
-   * written. `body` is unusable afterwards: its memory moves to the worker.
+   * Hands a part over once few enough are waiting. `parsed` tells what the part is as soon as it is
+   * read, while its file may still be being written; `read` tells the same once the file is
+   * written. A file is used only after `read`. `body` is unusable afterwards: its memory moves to
+   * the worker.
    */
-  async start(name: string, file: string, body: Buffer): Promise<{ read: Promise<FileRead> }> {
+  async start(
+    name: string,
+    file: string,
+    body: Buffer,
+  ): Promise<{ parsed: Promise<FileRead>; read: Promise<FileRead> }> {
     while (
       this.waiting.size > 0 &&
       (this.waiting.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
@@ -128,8 +146,12 @@ class PartReaders {
     const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
     const id = this.nextId++;
     const worker = this.pick();
+    let parsed!: (read: FileRead) => void;
+    const whenParsed = new Promise<FileRead>((resolve) => {
+      parsed = resolve;
+    });
     const read = new Promise<FileRead>((resolve, reject) => {
-      this.waiting.set(id, { bytes: bytes.byteLength, resolve, reject });
+      this.waiting.set(id, { bytes: bytes.byteLength, parsed, resolve, reject });
     });
     this.owner.set(id, worker);
     this.load.set(worker, this.load.get(worker)! + 1);
@@ -138,7 +160,10 @@ class PartReaders {
     worker.postMessage(job, [bytes]);
     // Awaited by the caller once the request is read; until then a failure is not unhandled.
     read.catch(() => undefined);
-    return { read };
+    // A part that fails before it is parsed is told of by `read`, and then by `parsed` too.
+    const parsedOrFailed = Promise.race([whenParsed, read]);
+    parsedOrFailed.catch(() => undefined);
+    return { parsed: parsedOrFailed, read };
   }
 }
 

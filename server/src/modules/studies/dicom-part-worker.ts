@@ -1,6 +1,6 @@
 /**
- * A worker thread of dicom-part-readers.ts: writes each part it is handed to its file and reads it
- * as DICOM, beside the main thread, which meanwhile reads the rest of the body and runs the
+ * A worker thread of dicom-part-readers.ts: reads each part it is handed as DICOM and writes it to
+ * its file, beside the main thread, which meanwhile reads the rest of the body and runs the
  * database. The part's bytes are handed over, not copied, and dropped once written and read.
  */
 import { writeFileSync } from 'node:fs';
@@ -12,12 +12,14 @@ parentPort!.on('message', (job: PartJob) => {
   const handle = async (): Promise<PartOutcome> => {
     try {
       const bytes = Buffer.from(job.bytes);
-      // Written here, synchronously, then read: this thread has nothing else to do meanwhile, and a
-      // write through libuv's thread pool costs four hand-overs between threads (open, two writes,
-      // close) that, on a busy machine, each wait for a core. The file is complete (or the write
-      // failed) before the part is reported, since the caller then moves or removes it.
-      writeFileSync(job.file, bytes);
+      // Read first, and said at once: the caller may look up what the files need meanwhile. Then
+      // written here, synchronously: this thread has nothing else to do, and a write through
+      // libuv's thread pool costs four hand-overs between threads (open, two writes, close) that, on
+      // a busy machine, each wait for a core. The file is complete (or the write failed) before
+      // `read` is said, since the caller then moves or removes it.
       const read = await readDicomFile(job.name, job.file, readOnThisThread, bytes);
+      parentPort!.postMessage({ id: job.id, parsed: read } satisfies PartOutcome);
+      writeFileSync(job.file, bytes);
       return { id: job.id, read };
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
