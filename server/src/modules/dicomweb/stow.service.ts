@@ -122,6 +122,8 @@ export async function storeInstances(
 
   const workFiles = await makeWorkFiles(ctx.tusDir);
   const reads: Promise<FileRead>[] = [];
+  /** Working files moved into storage, which the clean-up need not look for. */
+  const moved = new Set<string>();
   try {
     const parsed: Promise<FileRead>[] = [];
     let index = 0;
@@ -162,7 +164,7 @@ export async function storeInstances(
       storedSops?: Set<string>,
     ) => {
       try {
-        const { overQuota } = await fileOneStudy(ctx, user, target, group, {
+        const { overQuota, moved: movedNow } = await fileOneStudy(ctx, user, target, group, {
           recommendationId: null,
           ip: request.ip,
           isFromClient: true,
@@ -170,6 +172,7 @@ export async function storeInstances(
           storage,
           storedSops,
         });
+        movedNow.forEach((file) => moved.add(file.path));
         storedGroups.push({ ...group, files: group.files.filter((file) => !overQuota.includes(file)) });
         failed.push(
           ...overQuota.map((file) => ({
@@ -234,7 +237,7 @@ export async function storeInstances(
     // file this misses is removed with the working folder of a process that has gone. Every part
     // handed over is written or failed before its file is removed.
     void Promise.allSettled(reads)
-      .then(() => workFiles.remove())
+      .then(() => workFiles.remove(moved))
       .catch((err: unknown) => {
         ctx.log.warn({ err }, 'STOW-RS could not remove its working files');
       });

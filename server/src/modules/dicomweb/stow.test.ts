@@ -14,6 +14,8 @@ import { stow as stowRequest } from '../../../test/stow.js';
 import { NO_PATIENT } from './stow.service.js';
 import { and, eq } from 'drizzle-orm';
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { auditLog } from '../../db/schema/audit.js';
 import { auditRowOf } from '../audit/index.js';
 import { fileInstances, isStudyChanged } from '../studies/studies.repository.js';
@@ -194,6 +196,15 @@ describe('STOW-RS', () => {
 
     const none = await stow(people.physician.token, [Buffer.from('nothing here')]);
     expect(none.statusCode).toBe(409);
+
+    // The filed part went into storage and the refused ones are removed: no working file is left.
+    const unpacked = path.join(t.config.storageDir, 'unpacked');
+    const workFilesLeft = async () => {
+      const dirs = (await fs.readdir(unpacked)).filter((name) => name.startsWith('shared-'));
+      expect(dirs.length).toBeGreaterThan(0);
+      return (await Promise.all(dirs.map((dir) => fs.readdir(path.join(unpacked, dir))))).flat();
+    };
+    await expect.poll(workFilesLeft, { timeout: 5_000 }).toEqual([]);
   });
 
   it('keeps the wrong-patient guard: files naming someone else need confirm_patient_mismatch=true', async () => {

@@ -40,6 +40,8 @@ export interface StorageBudget {
 export interface FiledStudyFiles {
   item: UploadStudyResponse['items'][number];
   overQuota: DicomFile[];
+  /** Files moved into storage (and kept, or removed there again): none is left where it was. */
+  moved: DicomFile[];
 }
 
 /**
@@ -293,6 +295,7 @@ export async function fileOneStudy(
       skipped: duplicates,
     },
     overQuota,
+    moved: fresh,
   };
 }
 

@@ -50,6 +50,14 @@ describe("a request's working files", () => {
     expect(await fs.readFile(b, 'utf8')).toBe('y');
     await second.remove();
     expect(await fs.readdir(path.dirname(a))).toEqual([]);
+
+    // Files the caller moved into storage are not looked for again.
+    const third = await makeWorkFiles(tusDir);
+    const [named, left] = [third.pathOf('1.dcm'), third.pathOf('2.dcm')];
+    await fs.writeFile(named, 'moved, as far as the caller knows');
+    await fs.writeFile(left, 'z');
+    await third.remove(new Set([named]));
+    expect(await fs.readdir(path.dirname(a))).toEqual([path.basename(named)]);
     await fs.rm(root, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -25,17 +24,19 @@ export async function makeWorkDir(tusDir: string, prefix: string): Promise<strin
 
 /** This process's shared working folder, by tus folder: made once, never removed while it runs. */
 const sharedDirs = new Map<string, Promise<string>>();
+/** Requests that made working files in this process: each request's prefix. */
+let workFileRequests = 0;
 
 /**
- * Files of their own for a request that writes a few (a STOW-RS request): named by a random prefix
- * in this process's shared working folder, so that no folder is made and removed per request (on
+ * Files of their own for a request that writes a few (a STOW-RS request): named by a prefix of
+ * their own (a count of this process's requests) in this process's shared working folder, so that no folder is made and removed per request (on
  * this machine's disk each costs a millisecond or more, a tenth of a one-instance STOW-RS).
  * `remove` deletes those still there once the request is done; a crash leaves them in a folder of
  * a process that is gone, which the clean-up removes a day later (removeStaleWorkDirs).
  */
 export async function makeWorkFiles(tusDir: string): Promise<{
   pathOf: (name: string) => string;
-  remove: () => Promise<void>;
+  remove: (moved?: ReadonlySet<string>) => Promise<void>;
 }> {
   let shared = sharedDirs.get(tusDir);
   if (!shared) {
@@ -45,7 +46,7 @@ export async function makeWorkFiles(tusDir: string): Promise<{
     shared.catch(() => sharedDirs.delete(tusDir));
   }
   const dir = await shared;
-  const prefix = crypto.randomBytes(8).toString('hex');
+  const prefix = (workFileRequests += 1).toString(36);
   const made = new Set<string>();
   return {
     pathOf: (name) => {
@@ -53,17 +54,19 @@ export async function makeWorkFiles(tusDir: string): Promise<{
       made.add(file);
       return file;
     },
-    remove: async () => {
-      // Files moved into storage are gone already: unlinking them again costs one failed call each
-      // (fs.rm would look each up first).
+    remove: async (moved) => {
+      // Files moved into storage are gone already: those the caller names are not looked for, and
+      // any other that went costs one failed call (fs.rm would look each up first).
       await Promise.all(
-        [...made].map((file) =>
-          fs.unlink(file).catch((err: NodeJS.ErrnoException) => {
-            if (err.code !== 'ENOENT') {
-              throw err;
-            }
-          }),
-        ),
+        [...made]
+          .filter((file) => !moved?.has(file))
+          .map((file) =>
+            fs.unlink(file).catch((err: NodeJS.ErrnoException) => {
+              if (err.code !== 'ENOENT') {
+                throw err;
+              }
+            }),
+          ),
       );
     },
   };
