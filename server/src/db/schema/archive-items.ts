@@ -49,8 +49,11 @@ export const archiveItems = pgTable(
     index('archive_items_received_idx')
       .on(table.receiverId, table.createdAt.desc())
       .where(sql`${table.patientId} is null`),
-    // What each uploader stores, for the storage quota (STORAGE_QUOTA_GB).
-    index('archive_items_uploader_size_idx').on(table.uploaderId, table.size),
+    // What each uploader stores, for the storage quota (STORAGE_QUOTA_GB). Not on `size`: filing
+    // raises an item's size with every instance, and an update that changes no indexed column stays
+    // on its page (a HOT update) instead of leaving a dead row and index entries behind each time,
+    // which the embedded database, with no autovacuum, never removes (migration 0022).
+    index('archive_items_uploader_idx').on(table.uploaderId),
     check(
       'archive_items_patient_or_receiver',
       sql`${table.patientId} is not null or (${table.receiverId} is not null and ${table.kind} = 'study')`,
