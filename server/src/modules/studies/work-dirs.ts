@@ -29,8 +29,9 @@ let workFileRequests = 0;
 
 /**
  * Files of their own for a request that writes a few (a STOW-RS request): named by a prefix of
- * their own (a count of this process's requests) in this process's shared working folder, so that no folder is made and removed per request (on
- * this machine's disk each costs a millisecond or more, a tenth of a one-instance STOW-RS).
+ * their own (a count of this process's requests) in this process's shared working folder, so that
+ * no folder is made and removed per request (on this machine's disk each costs a millisecond or
+ * more, a tenth of a one-instance STOW-RS).
  * `remove` deletes those still there once the request is done; a crash leaves them in a folder of
  * a process that is gone, which the clean-up removes a day later (removeStaleWorkDirs).
  */
