@@ -20,6 +20,7 @@ import { auditLog } from '../../db/schema/audit.js';
 import { auditRowOf } from '../audit/index.js';
 import { fileInstances, isStudyChanged } from '../studies/studies.repository.js';
 import { studies } from '../../db/schema/studies.js';
+import { archiveItems } from '../../db/schema/archive-items.js';
 
 let t: TestApp;
 const people = {} as Record<
@@ -191,23 +192,15 @@ describe('STOW-RS', () => {
     expect((await stow(people.physician.token, [first])).statusCode).toBe(200);
     const [study] = await t.database.db.select().from(studies).where(eq(studies.studyInstanceUid, studyUid));
     const itemSize = async () =>
-      Number(
-        (
-          await t.database.db.execute<{ size: string }>(
-            sql`select size::text as size from archive_items where id = ${study!.itemId}::uuid`,
-          )
-        ).rows[0]!.size,
-      );
+      (await t.database.db.select().from(archiveItems).where(eq(archiveItems.id, study!.itemId)))[0]!.size;
     // Every index of archive_items, in bytes: filing raises the item's size each time.
-    const indexBytes = async () =>
-      Number(
-        (
-          await t.database.db.execute<{ bytes: string }>(
-            sql`select sum(pg_relation_size(indexrelid))::text as bytes from pg_index
-              where indrelid = 'archive_items'::regclass`,
-          )
-        ).rows[0]!.bytes,
+    const indexBytes = async () => {
+      const result = await t.database.db.execute(
+        sql`select sum(pg_relation_size(indexrelid))::text as bytes from pg_index
+          where indrelid = 'archive_items'::regclass`,
       );
+      return Number((result as { rows: { bytes: string }[] }).rows[0]!.bytes);
+    };
     const sizeBefore = await itemSize();
     const bytesBefore = await indexBytes();
     const found = { namespaceId: people.patient.id, studyInstanceUid: studyUid, itemId: study!.itemId };
