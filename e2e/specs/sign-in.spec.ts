@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createPatientAccount, DEMO_PASSWORD } from '../fixtures/accounts.js';
+import { createPatientAccount, DEMO_PASSWORD, signInByApi } from '../fixtures/accounts.js';
 import { DashboardPage } from '../pages/dashboard.page.js';
 import { SignInPage } from '../pages/sign-in.page.js';
 
@@ -80,4 +80,24 @@ test('signing out returns to the landing page, and the dashboard then sends visi
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('reloading while the session is being renewed keeps the patient signed in', async ({ page }) => {
+  test.setTimeout(60_000);
+  const account = await createPatientAccount(page);
+  await signInByApi(page, account.email, account.password);
+  await page.goto('/dashboard');
+  const dashboard = new DashboardPage(page);
+  await expect(dashboard.card('View Medical Images')).toBeVisible();
+  // Every page load renews the session and turns its cookie; a reload lands while that renewal is
+  // on its way, over and over, as an impatient person or a slow network makes it.
+  for (let reload = 0; reload < 40; reload += 1) {
+    const renewal = page.waitForRequest('**/api/auth/refresh');
+    await page.reload({ waitUntil: 'commit' });
+    await renewal;
+  }
+  // Past the few seconds in which a turned cookie is still forgiven, the next load still knows who it is.
+  await page.waitForTimeout(11_000);
+  await page.reload();
+  await expect(dashboard.card('View Medical Images')).toBeVisible();
 });

@@ -73,6 +73,11 @@ export interface RequestOptions {
   /** Further headers (a share link's access code). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Finish the request even if the page goes away first, so its cookies are still stored: a
+   * session renewal cut off by a reload would leave the browser holding a turned cookie.
+   */
+  keepalive?: boolean;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
@@ -92,6 +97,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     credentials: 'same-origin',
     signal: options.signal,
+    keepalive: options.keepalive,
   });
 }
 

@@ -40,7 +40,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback((): Promise<boolean> => {
     // Parallel 401s share one refresh call, and tabs take turns: each refresh rotates the cookie.
     pendingRefresh.current ??= inTurn(() =>
-      apiRequest<AuthResponse>('/api/auth/refresh', { method: 'POST', auth: false }),
+      apiRequest<AuthResponse>('/api/auth/refresh', { method: 'POST', auth: false, keepalive: true }),
     )
       .then((auth) => {
         accept(auth);
