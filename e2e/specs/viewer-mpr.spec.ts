@@ -269,6 +269,9 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
 
   // A length from the inferior to the superior plane, drawn in the sagittal plane: 29 × 1.25 mm.
   await page.getByRole('button', { name: 'Length', exact: true }).click();
+  // The click scrolled the toolbar into view, which may push the plane's lower part below the
+  // window, where the pointer cannot reach: a press there would start the length at the edge.
+  await sagittal.evaluate((pane) => pane.scrollIntoView({ block: 'center' }));
   // Drawn where the plane is now: a layout change since it was read (a scroll bar coming or going
   // on a busy machine) moves and rescales it. Two reads in a row must agree on its place.
   let now = await pictureOf(sagittal);
@@ -289,7 +292,16 @@ test('MPR reformats a CT volume: three planes, the sagittal one to scale and upr
     rowProfile(now, nowAnterior!.at + 3, nowAnterior!.at + (nowPosterior!.at - nowAnterior!.at) * 0.4),
   );
   const x = now.left + (nowAnterior!.at + (nowPosterior!.at - nowAnterior!.at) * 0.25) * now.scale;
-  await drag(page, [x, now.top + nowInferior!.at * now.scale], [x, now.top + nowSuperior!.at * now.scale]);
+  const from = now.top + nowInferior!.at * now.scale;
+  const to = now.top + nowSuperior!.at * now.scale;
+  const windowSize = page.viewportSize()!;
+  test.info().annotations.push({
+    type: 'sagittal length drag',
+    description: `x ${x}, y ${from} → ${to} in a ${windowSize.width} × ${windowSize.height} window`,
+  });
+  expect([x, from, to].every((at) => at > 0)).toBe(true);
+  expect(Math.max(from, to)).toBeLessThan(windowSize.height);
+  await drag(page, [x, from], [x, to]);
   const text = sagittal.getByTestId('mpr-viewport-sagittal').locator('svg text');
   await expect(text).toHaveCount(1);
   const reading = (await text.textContent()) ?? '';
