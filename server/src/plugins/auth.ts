@@ -42,6 +42,22 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   return { ...user, sessionId: claims.sessionId };
 }
 
+/**
+ * Whether the caller has two-factor sign-in on. The session cache may predate an enrolment made
+ * through another instance whose announcement has not reached this one yet: before refusing, the
+ * database is asked, so nobody who just enrolled is sent back to enrol.
+ */
+async function hasTwoFactor(ctx: AppContext, user: Actor): Promise<boolean> {
+  if (user.totpEnabledAt !== null) {
+    return true;
+  }
+  ctx.sessionCache.delete(user.sessionId);
+  const fresh = await ctx.sessionCache.getOrLoad(user.sessionId, () =>
+    findUserOfLiveSession(ctx.db, user.sessionId, new Date()),
+  );
+  return fresh !== undefined && fresh.totpEnabledAt !== null;
+}
+
 /** Routes staff may use before enrolling in two-factor sign-in when the operator requires it. */
 function isReachableWithoutMfa(request: FastifyRequest): boolean {
   const url = request.routeOptions.url ?? '';
@@ -76,8 +92,8 @@ export function createAuthGuard(app: FastifyInstance, ctx: AppContext) {
       if (
         ctx.config.requireStaffMfa &&
         user.role !== 'PATIENT' &&
-        user.totpEnabledAt === null &&
-        !isReachableWithoutMfa(request)
+        !isReachableWithoutMfa(request) &&
+        !(await hasTwoFactor(ctx, user))
       ) {
         throw new Refusal(403, MFA_REQUIRED);
       }

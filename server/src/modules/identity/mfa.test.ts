@@ -11,6 +11,7 @@ import {
   TEST_PASSWORD,
 } from '../../../test/factories.js';
 import { passwordTokens } from '../../db/schema/identity.js';
+import { users } from '../../db/schema/users.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -261,6 +262,26 @@ describe('REQUIRE_STAFF_MFA=1', () => {
         headers: bearer(patientToken),
       });
       expect(own.statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('lets staff in as soon as their enrolment is written, though this instance has not heard of it yet', async () => {
+    const strict = await createTestApp({ REQUIRE_STAFF_MFA: '1' });
+    try {
+      const physician = await createPhysician(strict.database.db);
+      const { token } = await signIn(strict.app, physician.email);
+      const patients = () =>
+        strict.app.inject({ method: 'GET', url: '/api/user/patients', headers: bearer(token) });
+      // Refused: the instance now holds the session, without two-factor sign-in, in its cache.
+      expect((await patients()).statusCode).toBe(403);
+      // The enrolment as another instance writes it: in the database, its announcement not yet heard here.
+      await strict.database.db
+        .update(users)
+        .set({ totpEnabledAt: new Date() })
+        .where(eq(users.id, physician.id));
+      expect((await patients()).statusCode).toBe(200);
     } finally {
       await strict.close();
     }
