@@ -227,7 +227,8 @@ export function useMprVolume(
     const drawn = new Set<string>();
     let isActive = true;
     let engine: RenderingEngine | undefined;
-    let failed = 0;
+    // By image: the stack viewer's own loads of the same images report their failures too.
+    const failed = new Set<string>();
     let loaded = 0;
     const total = imageIds.length;
     setLoad({ status: 'building', loaded: 0, total, error: null });
@@ -248,9 +249,9 @@ export function useMprVolume(
     const handleFailed = (event: Event) => {
       const { imageId, error } = (event as CustomEvent<{ imageId: string; error: unknown }>).detail;
       if (inVolume.has(imageId)) {
-        failed += 1;
+        failed.add(imageId);
         fail(
-          `The volume could not be built: ${failed} of its ${total} images could not be ${
+          `The volume could not be built: ${failed.size} of its ${total} images could not be ${
             failureOf(error) === 'decode' ? 'decoded' : 'fetched'
           }.`,
         );
@@ -258,7 +259,7 @@ export function useMprVolume(
     };
     const handleCompleted = (event: Event) => {
       const detail = (event as CustomEvent<{ volumeId: string }>).detail;
-      if (detail.volumeId === volumeId && isActive && failed === 0) {
+      if (detail.volumeId === volumeId && isActive && failed.size === 0) {
         setLoad((current) => ({ ...current, status: 'ready', loaded: total }));
       }
     };
