@@ -32,7 +32,7 @@ import {
   UPLOAD_CLAIM_HOURS,
   type UploadFiles,
 } from './modules/uploads/index.js';
-import { earlyBundleReads } from './modules/studies/index.js';
+import { dicomPartReaders, earlyBundleReads } from './modules/studies/index.js';
 import { DecodePool } from './modules/dicom/index.js';
 import Stripe from 'stripe';
 import { sandboxProvider } from './modules/payments/index.js';
@@ -225,6 +225,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     app.log,
   );
+  // The received files' reader threads are shared by the process; they take the bound from here on.
+  dicomPartReaders.limitHeap(config.dicom.partMemoryMb);
   const ctx: AppContext = {
     config,
     db: database.db,

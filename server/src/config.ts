@@ -112,6 +112,8 @@ const envSchema = z.object({
   /** Seconds one read may take on its thread, and the old-generation heap it may use, in MiB. */
   DICOM_DECODE_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
   DICOM_DECODE_MEMORY_MB: z.coerce.number().int().min(64).default(768),
+  /** The old-generation heap, in MiB, of a thread that reads received files (STOW-RS parts, bundles). */
+  DICOM_PART_MEMORY_MB: z.coerce.number().int().min(64).default(256),
   /**
    * One instance's metadata (DICOM JSON) at most, in bytes; a larger one is refused per instance.
    * Read by dicom/instance-checks.ts on the threads that parse files, validated here at start.
@@ -207,6 +209,8 @@ export interface Config {
     /** Samples of the largest frame rendered or decoded (MAX_RENDER_MEGAPIXELS × 10⁶). */
     maxRenderPixels: number;
     decode: DecodeLimits;
+    /** The heap of one thread that reads received files, in MiB (DICOM_PART_MEMORY_MB). */
+    partMemoryMb: number;
     /** The archive's AE title (DICOM_AE_TITLE), also when it sends studies with the node off. */
     aeTitle: string;
     /** The DICOM node (DICOM_PORT, DICOM_AE_TITLE); undefined when it is off. */
@@ -343,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: Math.round(e.DICOM_DECODE_TIMEOUT_SECONDS * 1000),
         maxOldGenerationMb: e.DICOM_DECODE_MEMORY_MB,
       },
+      partMemoryMb: e.DICOM_PART_MEMORY_MB,
       aeTitle: e.DICOM_AE_TITLE,
       node: e.DICOM_PORT === undefined ? undefined : { port: e.DICOM_PORT, aeTitle: e.DICOM_AE_TITLE },
     },

@@ -10,6 +10,7 @@ export const PREVIEW_MESSAGES = {
 export const READ_LIMIT_MESSAGES = {
   inflatesTooLarge: 'The file inflates to more than the archive reads.',
   tooManyElements: 'The file holds more attributes than the archive reads.',
+  tooMuchMemory: 'Reading the file took more memory than the archive allows.',
 } as const;
 
 export type DicomReadReason =

@@ -48,6 +48,7 @@ const FAILURE_OF_REASON: Record<string, number> = {
   [STUDY_MESSAGES.metadataTooLarge]: FAILURE.outOfResources,
   [READ_LIMIT_MESSAGES.inflatesTooLarge]: FAILURE.outOfResources,
   [READ_LIMIT_MESSAGES.tooManyElements]: FAILURE.outOfResources,
+  [READ_LIMIT_MESSAGES.tooMuchMemory]: FAILURE.outOfResources,
   [STUDY_MESSAGES.storageFull]: FAILURE.outOfResources,
   [STUDY_MESSAGES.processingFailed]: FAILURE.processingFailure,
   [STUDY_MESSAGES.cannotAddToStudy]: FAILURE.processingFailure,

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { sampleCopy } from '../../../test/dicom-files.js';
-import { dicomPartReaders } from './dicom-part-readers.js';
+import { hostileFile } from '../../../test/hostile-dicom.js';
+import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
+import { dicomPartReaders, PartReaders } from './dicom-part-readers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dicom-parts-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -54,5 +56,34 @@ describe('DICOM part readers (worker threads)', () => {
     );
     await expect(read).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await parsed).toEqual({ skipped: { name: 'lost', reason: STUDY_MESSAGES.notDicom } });
+  });
+
+  it("refuses a part that outgrows a reader's heap, and loses none of the parts around it", async () => {
+    const readers = new PartReaders(64);
+    // Ten text values of 10 MB each: bytes the file carries, strings a reader's heap must hold.
+    const text = Object.fromEntries(
+      Array.from({ length: 10 }, (_, index) => [
+        `0009${(0x1010 + index).toString(16)}`,
+        { vr: 'UT', value: 'T'.repeat(10 * 1024 ** 2) },
+      ]),
+    );
+    const heavy = hostileFile({ elements: { '00090010': { vr: 'LO', value: 'HEAVY' }, ...text } });
+    const good = async (index: number) =>
+      readers.start(`good ${index}`, path.join(dir, `good-${index}.dcm`), await sampleCopy('CT_small.dcm'));
+    const before = await good(1);
+    const bomb = await readers.start('heavy', path.join(dir, 'heavy.dcm'), heavy.bytes);
+    const after = [await good(2), await good(3), await good(4)];
+
+    expect(await bomb.read).toEqual({
+      skipped: { name: 'heavy', reason: READ_LIMIT_MESSAGES.tooMuchMemory },
+    });
+    expect(await bomb.parsed).toEqual(await bomb.read);
+    for (const [index, part] of [before, ...after].entries()) {
+      const answer = await part.read;
+      expect(answer && 'file' in answer && answer.file.instance.rows, `good ${index + 1}`).toBe(128);
+    }
+    // A new reader took the place of the one that was ended.
+    const later = await good(5);
+    expect(await later.read).toMatchObject({ file: { name: 'good 5' } });
   });
 });

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { STUDY_MESSAGES } from '@ra/shared';
+import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
 import type { FileRead } from './dicom-file-read.js';
 
 /** One part handed to a worker: read as DICOM under `name`, then written to `file`. */
@@ -19,15 +21,26 @@ export type PartOutcome =
   | { id: number; read: FileRead }
   | { id: number; error: { message: string; code: string | undefined } };
 
-/** Parts handed over and not yet answered, across all requests: bounds what waits in memory. */
+/** Parts taken and not yet answered, across all requests: bounds what waits in memory. */
 const MAX_PENDING_PARTS = 16;
 const MAX_PENDING_BYTES = 64 * 1024 ** 2;
+
+/** The old-generation heap of one part reader, in MiB, unless the app sets it (DICOM_PART_MEMORY_MB). */
+export const DEFAULT_PART_HEAP_MB = 256;
 
 /** The worker's entry, which loads the compiled worker module or its TypeScript (lib/worker-module.js). */
 const WORKER_ENTRY = new URL('./dicom-part-worker-entry.js', import.meta.url);
 
-interface Waiting {
-  bytes: number;
+/** A part taken: waiting for a worker (its bytes still here), being read, or being written. */
+interface Part {
+  id: number;
+  name: string;
+  file: string;
+  /** Its bytes until a worker takes them; then moved to that worker. */
+  bytes: ArrayBuffer | undefined;
+  size: number;
+  worker: Worker | undefined;
+  isParsed: boolean;
   parsed: (read: FileRead) => void;
   resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
@@ -39,93 +52,153 @@ interface Waiting {
  * the main thread reads the next ones and files the last. One per core, two at least and four at
  * most (a worker spends most of its time in the kernel, writing: on two cores, two workers stored
  * a STOW-RS study about 5 % faster than one). They are made when first needed and never keep the
- * process alive. A worker that dies fails what it held, and a new one takes its place.
+ * process alive.
+ *
+ * Each worker's heap is bounded, and a worker reads one part at a time: it is handed the next
+ * only once it has read the last (while it writes that one), so the parts waiting keep their
+ * bytes here. A worker that outgrows its heap or dies is replaced; the part it was reading is
+ * refused with the reason (the only part whose bytes it held unread), and no other part is lost.
  */
-class PartReaders {
+export class PartReaders {
   private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, Waiting>();
-  private readonly load = new Map<Worker, number>();
-  private readonly owner = new Map<number, Worker>();
+  /** Workers made under an earlier heap bound: given no more parts, ended once they hold none. */
+  private readonly retired = new Set<Worker>();
+  /** Every part taken and not yet answered, in the order taken. */
+  private readonly parts = new Map<number, Part>();
   private nextId = 1;
   private pendingBytes = 0;
   private readonly roomWaiters: (() => void)[] = [];
+
+  constructor(private heapMb = DEFAULT_PART_HEAP_MB) {}
+
+  /**
+   * Sets the heap bound (the app's DICOM_PART_MEMORY_MB). Workers made under another bound take no
+   * more parts and end once they hold none.
+   */
+  limitHeap(megabytes: number): void {
+    if (megabytes !== this.heapMb) {
+      this.heapMb = megabytes;
+      this.workers.forEach((worker) => this.retired.add(worker));
+      this.endRetired();
+    }
+  }
+
+  private endRetired(): void {
+    const holding = new Set([...this.parts.values()].map((part) => part.worker));
+    for (const worker of this.retired) {
+      if (!holding.has(worker)) {
+        this.retired.delete(worker);
+        this.workers.splice(this.workers.indexOf(worker), 1);
+        void worker.terminate();
+      }
+    }
+  }
 
   private get size(): number {
     return Math.min(4, Math.max(2, os.availableParallelism()));
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_ENTRY);
+    const worker = new Worker(WORKER_ENTRY, { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
     worker.unref();
-    this.load.set(worker, 0);
     worker.on('message', (outcome: PartOutcome) => this.settle(outcome));
-    const fail = (err: Error) => {
-      const at = this.workers.indexOf(worker);
-      if (at < 0) {
-        return;
-      }
-      this.workers.splice(at, 1);
-      this.load.delete(worker);
-      for (const [id, owner] of this.owner) {
-        if (owner === worker) {
-          this.finish(id)?.reject(err);
-        }
-      }
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`A DICOM part worker stopped (exit code ${code}).`)));
+    worker.on('error', (err) => this.lose(worker, err));
+    worker.on('exit', (code) =>
+      this.lose(worker, new Error(`A DICOM part worker stopped (exit code ${code}).`)),
+    );
     this.workers.push(worker);
     return worker;
   }
 
-  /** The least busy worker, made when fewer than `size` exist and all are busy. */
-  private pick(): Worker {
-    const idle = this.workers.find((worker) => this.load.get(worker) === 0);
-    if (idle) {
-      return idle;
-    }
-    if (this.workers.length < this.size) {
-      return this.spawn();
-    }
-    return this.workers.reduce((best, worker) =>
-      this.load.get(worker)! < this.load.get(best)! ? worker : best,
+  /** A worker reading no part: one that exists, or a new one while fewer than `size` exist. */
+  private freeWorker(): Worker | undefined {
+    const reading = new Set(
+      [...this.parts.values()].filter((part) => !part.isParsed).map((part) => part.worker),
+    );
+    const current = this.workers.filter((worker) => !this.retired.has(worker));
+    return (
+      current.find((worker) => !reading.has(worker)) ??
+      (current.length < this.size ? this.spawn() : undefined)
     );
   }
 
-  private finish(id: number): Waiting | undefined {
-    const waiting = this.waiting.get(id);
-    const worker = this.owner.get(id);
-    this.waiting.delete(id);
-    this.owner.delete(id);
-    if (worker && this.load.has(worker)) {
-      this.load.set(worker, this.load.get(worker)! - 1);
+  /** Hands the parts waiting, oldest first, to workers reading none. */
+  private dispatch(): void {
+    for (const part of this.parts.values()) {
+      if (part.bytes === undefined) {
+        continue;
+      }
+      const worker = this.freeWorker();
+      if (!worker) {
+        return;
+      }
+      const bytes = part.bytes;
+      part.bytes = undefined;
+      part.worker = worker;
+      const job: PartJob = { id: part.id, name: part.name, file: part.file, bytes };
+      worker.postMessage(job, [bytes]);
     }
-    if (waiting) {
-      this.pendingBytes -= waiting.bytes;
+  }
+
+  private finish(id: number): Part | undefined {
+    const part = this.parts.get(id);
+    if (part) {
+      this.parts.delete(id);
+      this.pendingBytes -= part.size;
       this.roomWaiters.splice(0).forEach((wake) => wake());
     }
-    return waiting;
+    return part;
   }
 
   private settle(outcome: PartOutcome): void {
     if ('parsed' in outcome) {
-      this.waiting.get(outcome.id)?.parsed(outcome.parsed);
+      const part = this.parts.get(outcome.id);
+      if (part) {
+        part.isParsed = true;
+        part.parsed(outcome.parsed);
+      }
+      this.dispatch();
       return;
     }
-    const waiting = this.finish(outcome.id);
-    if (!waiting) {
-      return;
+    const part = this.finish(outcome.id);
+    if (part && 'error' in outcome) {
+      part.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
+    } else if (part && 'read' in outcome) {
+      part.parsed(outcome.read);
+      part.resolve(outcome.read);
     }
-    if ('error' in outcome) {
-      waiting.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
-    } else {
-      waiting.parsed(outcome.read);
-      waiting.resolve(outcome.read);
-    }
+    this.endRetired();
+    this.dispatch();
   }
 
   /**
-   * Hands a part over once few enough are waiting. `parsed` tells what the part is as soon as it is
+   * A worker ended: the part it was reading is refused (over its heap: the memory reason), a part
+   * it had read but not finished writing fails, and a new worker takes the parts waiting.
+   */
+  private lose(worker: Worker, err: Error & { code?: string }): void {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) {
+      return;
+    }
+    this.workers.splice(at, 1);
+    this.retired.delete(worker);
+    const reason =
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? READ_LIMIT_MESSAGES.tooMuchMemory : STUDY_MESSAGES.unreadable;
+    for (const part of [...this.parts.values()].filter((held) => held.worker === worker)) {
+      this.finish(part.id);
+      if (part.isParsed) {
+        part.reject(err);
+      } else {
+        const refused: FileRead = { skipped: { name: part.name, reason } };
+        part.parsed(refused);
+        part.resolve(refused);
+      }
+    }
+    this.dispatch();
+  }
+
+  /**
+   * Takes a part once few enough are waiting. `parsed` tells what the part is as soon as it is
    * read, while its file may still be being written; `read` tells the same once the file is
    * written. A file is used only after `read`. `body` is unusable afterwards: its memory moves to
    * the worker.
@@ -136,28 +209,35 @@ class PartReaders {
     body: Buffer,
   ): Promise<{ parsed: Promise<FileRead>; read: Promise<FileRead> }> {
     while (
-      this.waiting.size > 0 &&
-      (this.waiting.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
+      this.parts.size > 0 &&
+      (this.parts.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
     ) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
     // Only a buffer that is its memory whole can move; a small one shares Node's pool and is copied.
     const isWhole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
-    const id = this.nextId++;
-    const worker = this.pick();
     let parsed!: (read: FileRead) => void;
     const whenParsed = new Promise<FileRead>((resolve) => {
       parsed = resolve;
     });
+    const id = this.nextId++;
     const read = new Promise<FileRead>((resolve, reject) => {
-      this.waiting.set(id, { bytes: bytes.byteLength, parsed, resolve, reject });
+      this.parts.set(id, {
+        id,
+        name,
+        file,
+        bytes,
+        size: bytes.byteLength,
+        worker: undefined,
+        isParsed: false,
+        parsed,
+        resolve,
+        reject,
+      });
     });
-    this.owner.set(id, worker);
-    this.load.set(worker, this.load.get(worker)! + 1);
     this.pendingBytes += bytes.byteLength;
-    const job: PartJob = { id, name, file, bytes };
-    worker.postMessage(job, [bytes]);
+    this.dispatch();
     // Awaited by the caller once the request is read; until then a failure is not unhandled.
     read.catch(() => undefined);
     // A part that fails before it is parsed is told of by `read`, and then by `parsed` too.
