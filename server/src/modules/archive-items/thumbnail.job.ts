@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../../db/client.js';
 import { findImage, setThumbnail } from './archive-items.repository.js';
@@ -24,7 +23,7 @@ export function thumbnailJob(db: Db, storage: Storage, maxPixels: number): JobDe
       }
       // Read whole (sharp buffers a stream anyway): a read error then fails the job instead of
       // surfacing as an unhandled stream error that would take the process down.
-      const source = await buffer(await storage.read(image.storageKey));
+      const source = await storage.readAll(image.storageKey);
       const resize = sharp(source, { failOn: 'none', limitInputPixels: maxPixels })
         .rotate()
         .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })

@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import '../../lib/sharp-setup.js';
 import { DecodeOverLimit, type DecodePool } from '../dicom/index.js';
@@ -41,7 +40,7 @@ export async function renderStoredFrame(
   if (decoder.isOverPixelBound(instance)) {
     throw new DecodeOverLimit('The image is too large to render.');
   }
-  const bytes = await buffer(await storage.read(instance.storageKey));
+  const bytes = await storage.readAll(instance.storageKey);
   try {
     return await decoder.renderEncoded(bytes, frameNumber - 1, type);
   } catch (err) {
@@ -55,5 +54,5 @@ export async function renderStoredFrame(
 
 /** A stored thumbnail (WebP) in the type the client asked for. */
 export async function convertStoredImage(storage: Storage, key: string, type: RenderedType): Promise<Buffer> {
-  return encode(sharp(await buffer(await storage.read(key))), type);
+  return encode(sharp(await storage.readAll(key)), type);
 }

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
@@ -98,7 +97,7 @@ async function framesOf(
   if (row.size > ctx.decoder.maxInstanceBytes) {
     throw new DecodeOverLimit('The file is larger than the largest instance read.');
   }
-  return ctx.decoder.readFrames(await buffer(await ctx.storage.read(row.storageKey)), numbers, decompress);
+  return ctx.decoder.readFrames(await ctx.storage.readAll(row.storageKey), numbers, decompress);
 }
 
 /** WADO-RS retrieval of instances (Part 10, byte for byte as stored), of frames and of bulk data (PS3.18 10.4). */
@@ -189,7 +188,7 @@ export function wadoRetrieveRoutes(
         if (row.size > ctx.decoder.maxInstanceBytes) {
           throw new DecodeOverLimit('The file is larger than the largest instance read.');
         }
-        value = await ctx.decoder.readBulkData(await buffer(await ctx.storage.read(row.storageKey)), place);
+        value = await ctx.decoder.readBulkData(await ctx.storage.readAll(row.storageKey), place);
       } catch (err) {
         const refused = sendDecodeRefusal(reply, err);
         if (refused) {

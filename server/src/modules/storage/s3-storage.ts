@@ -136,6 +136,11 @@ export class S3Storage implements Storage {
     }
   }
 
+  async readAll(key: string): Promise<Buffer> {
+    const body = await (await this.get(key)).Body!.transformToByteArray();
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  }
+
   async delete(key: string): Promise<void> {
     // Deleting a missing object succeeds in S3, as rm --force does on the disk.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));

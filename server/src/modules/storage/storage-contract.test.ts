@@ -63,6 +63,7 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
       '34567',
     );
     expect((await storage.readBytes('items/a/one.bin', { start: 10, end: 12 })).toString()).toBe('abc');
+    expect(await storage.readAll('items/a/one.bin')).toEqual(bytes);
     // A range running past the end gives what there is.
     expect((await storage.readBytes('items/a/one.bin', { start: 18, end: 40 })).toString()).toBe('ij');
   });
@@ -89,6 +90,7 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
     await storage.putFile('items/c/large.dcm', localFile(large), { move: true });
     expect(await storage.stat('items/c/large.dcm')).toEqual({ size: large.length });
     expect((await buffer(await storage.read('items/c/large.dcm'))).equals(large)).toBe(true);
+    expect((await storage.readAll('items/c/large.dcm')).equals(large)).toBe(true);
     // A range across the first part's end.
     const range = { start: PART_BYTES - 10, end: PART_BYTES + 9 };
     expect(
@@ -105,6 +107,7 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
     expect(await storage.stat('items/d/never.bin')).toBeUndefined();
     await expect(storage.read('items/d/never.bin')).rejects.toThrow();
     await expect(storage.readBytes('items/d/never.bin', { start: 0, end: 3 })).rejects.toThrow();
+    await expect(storage.readAll('items/d/never.bin')).rejects.toThrow();
     // Deleting what is not there is no error.
     await storage.delete('items/d/never.bin');
   });
@@ -116,6 +119,7 @@ describe.each(drivers)('%s keeps the storage contract', (_name, make) => {
       await expect(storage.putFile(key, localFile(bytes))).rejects.toThrow(/unsafe storage key/);
       await expect(storage.read(key)).rejects.toThrow(/unsafe storage key/);
       await expect(storage.readBytes(key, { start: 0, end: 1 })).rejects.toThrow(/unsafe storage key/);
+      await expect(storage.readAll(key)).rejects.toThrow(/unsafe storage key/);
       await expect(storage.delete(key)).rejects.toThrow(/unsafe storage key/);
       expect(() => storage.signedUrl(key, null)).toThrow(/unsafe storage key/);
     },

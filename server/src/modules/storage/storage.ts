@@ -23,6 +23,11 @@ export interface Storage {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** The bytes of a range, in one buffer: for small reads a stream would cost more than the bytes. */
   readBytes(key: string, range: ByteRange): Promise<Buffer>;
+  /**
+   * The whole file in one buffer, for a reader that needs all of it (a decode thread), copied once
+   * and, from the local disk, by the kernel off this thread.
+   */
+  readAll(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   /**
    * A URL the browser can load the file from directly, valid for a limited time. A patient's file

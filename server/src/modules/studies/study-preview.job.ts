@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import type { Db } from '../../db/client.js';
 import {
   DecodeOverLimit,
@@ -49,7 +48,7 @@ async function renderMiddle(storage: Storage, decoder: DecodePool, images: Insta
   if (middle.size > decoder.maxInstanceBytes || decoder.isOverPixelBound(middle)) {
     throw new DicomReadError(PREVIEW_MESSAGES.tooLarge);
   }
-  const bytes = await buffer(await storage.read(middle.storageKey));
+  const bytes = await storage.readAll(middle.storageKey);
   return decoder.renderPreview(bytes, Math.floor((middle.numberOfFrames - 1) / 2));
 }
 

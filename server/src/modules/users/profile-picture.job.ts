@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import type { Db } from '../../db/client.js';
 import { findPicture, setPictureCrop } from './profile.repository.js';
@@ -25,7 +24,7 @@ export function profilePictureJob(db: Db, storage: Storage): JobDefinition<Profi
         return;
       }
       // Read whole, as the thumbnail job does: a read error fails the job, never the process.
-      const source = await buffer(await storage.read(picture.pictureKey));
+      const source = await storage.readAll(picture.pictureKey);
       const crop = sharp(source, { failOn: 'none', limitInputPixels: MAX_PICTURE_PIXELS })
         .rotate()
         .resize(PICTURE_CROP_SIZE, PICTURE_CROP_SIZE, { fit: 'cover', position: 'centre' })
