@@ -6,7 +6,32 @@ export interface ReadPart {
   headers: Record<string, string>;
   /** The part's Content-Type, or text/plain when it has none (RFC 2046 5.1). */
   contentType: string;
-  body: Buffer;
+  /** The body as it arrived, in pieces of the chunks read (views of them, never changed). */
+  chunks: Buffer[];
+  /** The body's length in bytes. */
+  size: number;
+  /** The body in one buffer, joined when first asked for. */
+  readonly body: Buffer;
+}
+
+/** A part of the body read: its pieces, joined into one buffer only for a caller that asks. */
+function readPart(
+  headers: Record<string, string>,
+  contentType: string,
+  chunks: Buffer[],
+  size: number,
+): ReadPart {
+  let joined: Buffer | undefined;
+  return {
+    headers,
+    contentType,
+    chunks,
+    size,
+    get body() {
+      joined ??= Buffer.concat(chunks, size);
+      return joined;
+    },
+  };
 }
 
 export interface MultipartLimits {
@@ -125,12 +150,13 @@ export class MultipartSplitter {
     this.body.push(bytes);
   }
 
-  /** The part's body in one buffer. */
-  private takeBody(): Buffer {
-    const body = Buffer.concat(this.body, this.bodyBytes);
+  /** The part read, its body in the pieces it arrived in. */
+  private takePart(): ReadPart {
+    const contentType = this.headers['content-type'] || 'text/plain';
+    const part = readPart(this.headers, contentType, this.body, this.bodyBytes);
     this.body = [];
     this.bodyBytes = 0;
-    return body;
+    return part;
   }
 
   /** The body has ended: throws MultipartError unless its closing delimiter was read. */
@@ -172,8 +198,7 @@ export class MultipartSplitter {
       return false;
     }
     if (this.state === 'body') {
-      const contentType = this.headers['content-type'] || 'text/plain';
-      parts.push({ headers: this.headers, contentType, body: this.takeBody() });
+      parts.push(this.takePart());
     }
     this.pending = this.pending.subarray(at + this.delimiter.length);
     this.state = 'boundaryLine';

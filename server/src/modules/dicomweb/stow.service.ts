@@ -132,11 +132,7 @@ export async function storeInstances(
       for await (const part of readMultipartRelated(request.body, request.contentType, stowLimits(ctx))) {
         index += 1;
         // Written and parsed on a worker thread while this one reads the next parts.
-        const started = await dicomPartReaders.start(
-          `part ${index}`,
-          workFiles.pathOf(`${index}.dcm`),
-          part.body,
-        );
+        const started = await dicomPartReaders.start(`part ${index}`, workFiles.pathOf(`${index}.dcm`), part);
         parsed.push(started.parsed);
         reads.push(started.read);
       }

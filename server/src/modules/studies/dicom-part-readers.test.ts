@@ -48,6 +48,33 @@ describe('DICOM part readers (worker threads)', () => {
     expect(fs.readFileSync(path.join(dir, 'small.dcm')).toString()).toBe('small part');
   });
 
+  it('writes a large part from the pieces it arrived in, and reads it from its file', async () => {
+    // A private value that makes the file larger than a part joined in memory may be.
+    const padded = hostileFile({
+      elements: {
+        '00090010': { vr: 'LO', value: 'PADDING' },
+        '00091010': { vr: 'OB', value: Buffer.alloc(6 * 1024 ** 2, 7) },
+      },
+    }).bytes;
+    const pieces = Array.from({ length: Math.ceil(padded.length / 65536) }, (_, index) =>
+      padded.subarray(index * 65536, (index + 1) * 65536),
+    );
+    let joined = false;
+    const body = {
+      chunks: pieces,
+      size: padded.length,
+      get body(): Buffer {
+        joined = true;
+        return Buffer.concat(pieces);
+      },
+    };
+    const { read } = await dicomPartReaders.start('large', path.join(dir, 'pieces.dcm'), body);
+    const answer = await read;
+    expect(answer && 'file' in answer && answer.file).toMatchObject({ name: 'large', size: padded.length });
+    expect(fs.readFileSync(path.join(dir, 'pieces.dcm')).equals(padded)).toBe(true);
+    expect(joined).toBe(false);
+  });
+
   it('fails the part whose file cannot be written, with the reason, though it was read', async () => {
     const { parsed, read } = await dicomPartReaders.start(
       'lost',

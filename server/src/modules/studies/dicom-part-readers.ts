@@ -1,15 +1,52 @@
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
 import type { FileRead } from './dicom-file-read.js';
 
-/** One part handed to a worker: read as DICOM under `name`, then written to `file`. */
+/**
+ * One part handed to a worker: read as DICOM under `name`, then written to `file`; without `bytes`,
+ * the file is written already and is read from there.
+ */
 export interface PartJob {
   id: number;
   name: string;
   file: string;
-  bytes: ArrayBuffer;
+  bytes?: ArrayBuffer;
+}
+
+/** A part's body as the multipart reader gives it: the pieces it arrived in, joined on demand. */
+export interface PartBody {
+  chunks: Buffer[];
+  size: number;
+  readonly body: Buffer;
+}
+
+/**
+ * From this size a part is written to its file from its pieces as they arrived, by the kernel on
+ * a pool thread, and the worker reads it from there: joining it into one buffer here would touch
+ * every page of a new buffer on this thread (108 MB held it for about half a second).
+ */
+const WRITTEN_HERE_BYTES = 4 * 1024 ** 2;
+/** Pieces per writev call (the system's IOV_MAX). */
+const PIECES_PER_WRITE = 1024;
+
+/** Writes a body's pieces to a new file. */
+async function writePieces(file: string, chunks: Buffer[]): Promise<void> {
+  const handle = await fsp.open(file, 'w');
+  try {
+    for (let start = 0; start < chunks.length; start += PIECES_PER_WRITE) {
+      const batch = chunks.slice(start, start + PIECES_PER_WRITE);
+      const expected = batch.reduce((sum, chunk) => sum + chunk.length, 0);
+      const { bytesWritten } = await handle.writev(batch);
+      if (bytesWritten !== expected) {
+        throw Object.assign(new Error('A part could not be written whole.'), { code: 'EIO' });
+      }
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -36,7 +73,7 @@ interface Part {
   id: number;
   name: string;
   file: string;
-  /** Its bytes until a worker takes them; then moved to that worker. */
+  /** Its bytes until a worker takes them (then moved there); none when its file is written already. */
   bytes: ArrayBuffer | undefined;
   size: number;
   worker: Worker | undefined;
@@ -125,7 +162,7 @@ export class PartReaders {
   /** Hands the parts waiting, oldest first, to workers reading none. */
   private dispatch(): void {
     for (const part of this.parts.values()) {
-      if (part.bytes === undefined) {
+      if (part.worker !== undefined) {
         continue;
       }
       const worker = this.freeWorker();
@@ -136,7 +173,7 @@ export class PartReaders {
       part.bytes = undefined;
       part.worker = worker;
       const job: PartJob = { id: part.id, name: part.name, file: part.file, bytes };
-      worker.postMessage(job, [bytes]);
+      worker.postMessage(job, bytes ? [bytes] : []);
     }
   }
 
@@ -200,44 +237,59 @@ export class PartReaders {
   /**
    * Takes a part once few enough are waiting. `parsed` tells what the part is as soon as it is
    * read, while its file may still be being written; `read` tells the same once the file is
-   * written. A file is used only after `read`. `body` is unusable afterwards: its memory moves to
-   * the worker.
+   * written. A file is used only after `read`. A buffer given is unusable afterwards: its memory
+   * moves to the worker.
    */
   async start(
     name: string,
     file: string,
-    body: Buffer,
+    body: Buffer | PartBody,
   ): Promise<{ parsed: Promise<FileRead>; read: Promise<FileRead> }> {
+    const size = Buffer.isBuffer(body) ? body.length : body.size;
     while (
       this.parts.size > 0 &&
-      (this.parts.size >= MAX_PENDING_PARTS || this.pendingBytes + body.length > MAX_PENDING_BYTES)
+      (this.parts.size >= MAX_PENDING_PARTS || this.pendingBytes + size > MAX_PENDING_BYTES)
     ) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
-    // Only a buffer that is its memory whole can move; a small one shares Node's pool and is copied.
-    const isWhole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
-    const bytes = isWhole && body.buffer instanceof ArrayBuffer ? body.buffer : new Uint8Array(body).buffer;
+    let bytes: ArrayBuffer | undefined;
+    let written: Error | undefined;
+    if (!Buffer.isBuffer(body) && size >= WRITTEN_HERE_BYTES) {
+      written = await writePieces(file, body.chunks).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      );
+    } else {
+      const whole = Buffer.isBuffer(body) ? body : body.body;
+      // Only a buffer that is its memory whole can move; a small one shares Node's pool and is copied.
+      const isWhole = whole.byteOffset === 0 && whole.byteLength === whole.buffer.byteLength;
+      bytes = isWhole && whole.buffer instanceof ArrayBuffer ? whole.buffer : new Uint8Array(whole).buffer;
+    }
     let parsed!: (read: FileRead) => void;
     const whenParsed = new Promise<FileRead>((resolve) => {
       parsed = resolve;
     });
     const id = this.nextId++;
-    const read = new Promise<FileRead>((resolve, reject) => {
-      this.parts.set(id, {
-        id,
-        name,
-        file,
-        bytes,
-        size: bytes.byteLength,
-        worker: undefined,
-        isParsed: false,
-        parsed,
-        resolve,
-        reject,
-      });
-    });
-    this.pendingBytes += bytes.byteLength;
-    this.dispatch();
+    const read = written
+      ? Promise.reject(written)
+      : new Promise<FileRead>((resolve, reject) => {
+          this.parts.set(id, {
+            id,
+            name,
+            file,
+            bytes,
+            size,
+            worker: undefined,
+            isParsed: false,
+            parsed,
+            resolve,
+            reject,
+          });
+        });
+    if (!written) {
+      this.pendingBytes += size;
+      this.dispatch();
+    }
     // Awaited by the caller once the request is read; until then a failure is not unhandled.
     read.catch(() => undefined);
     // A part that fails before it is parsed is told of by `read`, and then by `parsed` too.

@@ -11,6 +11,10 @@ import type { PartJob, PartOutcome } from './dicom-part-readers.js';
 parentPort!.on('message', (job: PartJob) => {
   const handle = async (): Promise<PartOutcome> => {
     try {
+      if (!job.bytes) {
+        // Written already (a large part): read from its file, whole or its head alone.
+        return { id: job.id, read: await readDicomFile(job.name, job.file, readOnThisThread) };
+      }
       const bytes = Buffer.from(job.bytes);
       // Read first, and said at once: the caller may look up what the files need meanwhile. Then
       // written here, synchronously: this thread has nothing else to do, and a write through

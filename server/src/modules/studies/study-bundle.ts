@@ -52,7 +52,7 @@ export async function extractBundle(file: string, dir: string): Promise<FileRead
       for (const part of splitter.push(chunk)) {
         const index = reads.length + 1;
         const target = path.join(dir, `${index}.dcm`);
-        const { read } = await dicomPartReaders.start(nameOf(part.headers, index), target, part.body);
+        const { read } = await dicomPartReaders.start(nameOf(part.headers, index), target, part);
         reads.push(read);
       }
     }
