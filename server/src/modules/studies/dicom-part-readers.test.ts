@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { sampleCopy } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
+import { hostileUids, multiFrameRle } from '../../../test/dicom-bombs.js';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
 import { dicomPartReaders, PartReaders } from './dicom-part-readers.js';
 
@@ -73,6 +74,20 @@ describe('DICOM part readers (worker threads)', () => {
     expect(answer && 'file' in answer && answer.file).toMatchObject({ name: 'large', size: padded.length });
     expect(fs.readFileSync(path.join(dir, 'pieces.dcm')).equals(padded)).toBe(true);
     expect(joined).toBe(false);
+  });
+
+  it('reads a written part of many compressed frames whole, recording where every frame lies', async () => {
+    // Past the size from which a file on disk is otherwise read by its head alone (64 MB). The
+    // offsets are those of every frame and of the end of the last.
+    const rle = await multiFrameRle(hostileUids(), { rows: 512, columns: 512, frames: 260 });
+    expect(rle.length).toBeGreaterThan(64 * 1024 ** 2);
+    const pieces = Array.from({ length: Math.ceil(rle.length / 65536) }, (_, index) =>
+      rle.subarray(index * 65536, (index + 1) * 65536),
+    );
+    const body = { chunks: pieces, size: rle.length, body: rle };
+    const { read } = await dicomPartReaders.start('frames', path.join(dir, 'frames.dcm'), body);
+    const answer = await read;
+    expect(answer && 'file' in answer && answer.file.instance.frameOffsets).toHaveLength(261);
   });
 
   it('fails the part whose file cannot be written, with the reason, though it was read', async () => {

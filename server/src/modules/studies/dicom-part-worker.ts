@@ -3,7 +3,7 @@
  * its file, beside the main thread, which meanwhile reads the rest of the body and runs the
  * database. The part's bytes are handed over, not copied, and dropped once written and read.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { readDicomFile, readOnThisThread } from './dicom-file-read.js';
 import type { PartJob, PartOutcome } from './dicom-part-readers.js';
@@ -12,8 +12,9 @@ parentPort!.on('message', (job: PartJob) => {
   const handle = async (): Promise<PartOutcome> => {
     try {
       if (!job.bytes) {
-        // Written already (a large part): read from its file, whole or its head alone.
-        return { id: job.id, read: await readDicomFile(job.name, job.file, readOnThisThread) };
+        // Written already (a large part): read back whole, here, and parsed as a part handed over.
+        const written = readFileSync(job.file);
+        return { id: job.id, read: await readDicomFile(job.name, job.file, readOnThisThread, written) };
       }
       const bytes = Buffer.from(job.bytes);
       // Read first, and said at once: the caller may look up what the files need meanwhile. Then
