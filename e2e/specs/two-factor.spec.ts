@@ -18,6 +18,8 @@ function codeFor(secret: string, stepsAhead = 0): string {
 test('a radiologist turns on two-factor sign-in from the profile, then signs in with a code', async ({
   page,
 }) => {
+  // A password reset, two sign-ins and the enrolment: about 20 s here, 30 s on a slow CI machine.
+  test.setTimeout(90_000);
   await page.request.post('/api/auth/reset-password', { data: { email: RADIOLOGIST } });
   let link: string | undefined;
   await expect
