@@ -282,6 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database,
     allJobs({
       ctx,
+      database,
       db: database.db,
       storage,
       uploadFiles,

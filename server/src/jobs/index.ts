@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
 import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
@@ -16,14 +16,17 @@ import { sendStudyJob } from '../modules/dicom-node/index.js';
 import { uploadCleanupJob, type UploadFiles } from '../modules/uploads/index.js';
 import { pictureSweepJob, profilePictureJob } from '../modules/users/index.js';
 import { sendEmailJob } from './send-email.job.js';
+import { databaseUpkeepJob } from './database-upkeep.job.js';
 
 /**
  * Every background job, registered in one place. Each module keeps its own jobs (`*.job.ts`) beside
- * the repository they read; this folder holds the queue and the jobs of no module (email).
+ * the repository they read; this folder holds the queue and the jobs of no module (email, and the
+ * embedded database's upkeep, which a PostgreSQL server's autovacuum makes needless).
  */
 export function allJobs(deps: {
   /** The services' context, for jobs that work through other modules' services. */
   ctx: AppContext;
+  database: Database;
   db: Db;
   storage: Storage;
   uploadFiles: UploadFiles;
@@ -46,5 +49,6 @@ export function allJobs(deps: {
     uploadCleanupJob(deps.db, deps.uploadFiles),
     workDirCleanupJob(deps.ctx.tusDir),
     sendEmailJob(deps.mailTransport),
+    ...(deps.database.kind === 'pglite' ? [databaseUpkeepJob(deps.database)] : []),
   ] as JobDefinition<object>[];
 }

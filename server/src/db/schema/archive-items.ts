@@ -52,7 +52,8 @@ export const archiveItems = pgTable(
     // What each uploader stores, for the storage quota (STORAGE_QUOTA_GB). Not on `size`: filing
     // raises an item's size with every instance, and an update that changes no indexed column stays
     // on its page (a HOT update) instead of leaving a dead row and index entries behind each time,
-    // which the embedded database, with no autovacuum, never removes (migration 0022).
+    // which the embedded database, with no autovacuum, keeps until its upkeep job's next VACUUM
+    // (migration 0022, jobs/database-upkeep.job.ts).
     index('archive_items_uploader_idx').on(table.uploaderId),
     check(
       'archive_items_patient_or_receiver',
