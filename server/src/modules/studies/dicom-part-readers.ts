@@ -3,6 +3,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
+import type { ReadPart } from '../../lib/multipart-related/multipart-related-splitter.js';
 import type { FileRead } from './dicom-file-read.js';
 
 /**
@@ -17,11 +18,7 @@ export interface PartJob {
 }
 
 /** A part's body as the multipart reader gives it: the pieces it arrived in, joined on demand. */
-export interface PartBody {
-  chunks: Buffer[];
-  size: number;
-  readonly body: Buffer;
-}
+type PartBody = Pick<ReadPart, 'chunks' | 'size' | 'body'>;
 
 /**
  * From this size a part is written to its file from its pieces as they arrived, by the kernel on
