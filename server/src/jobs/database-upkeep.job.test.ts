@@ -78,11 +78,23 @@ describe('the upkeep job', () => {
         }, 5_000),
       ).toBe(true);
 
-      await databaseUpkeepJob(t.database).handle({});
+      const logged: { tables: { table: string; upkeep: string; ms: number }[] }[] = [];
+      await databaseUpkeepJob(t.database, {
+        info: (entry: (typeof logged)[number]) => logged.push(entry),
+      }).handle({});
 
       expect(await stats('upkeep_churned')).toEqual({ dead: 0, vacuumed: true, analysed: true });
       expect(await stats('upkeep_filled')).toEqual({ dead: 0, vacuumed: false, analysed: true });
       expect(await stats('upkeep_empty')).toEqual({ dead: 0, vacuumed: false, analysed: false });
+      // One line says which tables held the database, and for how long.
+      expect(logged).toHaveLength(1);
+      expect(logged[0]!.tables).toEqual(
+        expect.arrayContaining([
+          { table: 'public.upkeep_churned', upkeep: 'vacuum', ms: expect.any(Number) },
+          { table: 'public.upkeep_filled', upkeep: 'analyze', ms: expect.any(Number) },
+        ]),
+      );
+      expect(logged[0]!.tables.map(({ table }) => table)).not.toContain('public.upkeep_empty');
     },
   );
 

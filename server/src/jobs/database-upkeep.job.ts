@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
 import type { JobDefinition } from './job-queue.js';
 
@@ -60,22 +61,33 @@ function quoted(name: string): string {
  * own table takes. Counts start again from zero when the server starts. Not registered on a
  * PostgreSQL server, whose own autovacuum does this.
  */
-export function databaseUpkeepJob(database: Pick<Database, 'executeSql'>): JobDefinition<object> {
+export function databaseUpkeepJob(
+  database: Pick<Database, 'executeSql'>,
+  log: Pick<FastifyBaseLogger, 'info'>,
+): JobDefinition<object> {
   return {
     name: DATABASE_UPKEEP_JOB,
     schedule: '*/10 * * * *',
     retryLimit: 1,
     async handle() {
       const { rows } = await database.executeSql(ACTIVITY, []);
+      const done: { table: string; upkeep: 'vacuum' | 'analyze'; ms: number }[] = [];
       for (const activity of rows as TableActivity[]) {
         const upkeep = upkeepOf(activity);
         if (upkeep) {
           const table = `${quoted(activity.schema)}.${quoted(activity.table)}`;
+          const started = performance.now();
           await database.executeSql(
             upkeep === 'vacuum' ? `vacuum (analyze) ${table}` : `analyze ${table}`,
             [],
           );
+          const ms = Math.round(performance.now() - started);
+          done.push({ table: `${activity.schema}.${activity.table}`, upkeep, ms });
         }
+      }
+      // Which tables held the embedded database, and for how long: requests waited meanwhile.
+      if (done.length > 0) {
+        log.info({ tables: done }, 'database upkeep');
       }
     },
   };

@@ -49,6 +49,6 @@ export function allJobs(deps: {
     uploadCleanupJob(deps.db, deps.uploadFiles),
     workDirCleanupJob(deps.ctx.tusDir),
     sendEmailJob(deps.mailTransport),
-    ...(deps.database.kind === 'pglite' ? [databaseUpkeepJob(deps.database)] : []),
+    ...(deps.database.kind === 'pglite' ? [databaseUpkeepJob(deps.database, deps.ctx.log)] : []),
   ] as JobDefinition<object>[];
 }
