@@ -283,7 +283,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     allJobs({
       ctx,
       database,
-      db: database.db,
       storage,
       uploadFiles,
       jobs,

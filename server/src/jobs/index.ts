@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Database, Db } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import type { MailTransport } from '../lib/mailer.js';
 import type { DecodePool } from '../modules/dicom/index.js';
 import type { Storage } from '../modules/storage/index.js';
@@ -27,7 +27,6 @@ export function allJobs(deps: {
   /** The services' context, for jobs that work through other modules' services. */
   ctx: AppContext;
   database: Database;
-  db: Db;
   storage: Storage;
   uploadFiles: UploadFiles;
   jobs: JobSender;
@@ -37,16 +36,17 @@ export function allJobs(deps: {
   /** Draws study previews off the main thread, within the DICOM read bounds. */
   decoder: DecodePool;
 }) {
+  const db = deps.database.db;
   return [
-    thumbnailJob(deps.db, deps.storage, deps.maxImagePixels),
-    studyPreviewJob(deps.db, deps.storage, deps.decoder),
+    thumbnailJob(db, deps.storage, deps.maxImagePixels),
+    studyPreviewJob(db, deps.storage, deps.decoder),
     studyReportsJob(deps.ctx),
     sendStudyJob(deps.ctx),
     removedFilesJob(deps.storage),
-    profilePictureJob(deps.db, deps.storage),
-    thumbnailSweepJob(deps.db, deps.jobs),
-    pictureSweepJob(deps.db, deps.jobs),
-    uploadCleanupJob(deps.db, deps.uploadFiles),
+    profilePictureJob(db, deps.storage),
+    thumbnailSweepJob(db, deps.jobs),
+    pictureSweepJob(db, deps.jobs),
+    uploadCleanupJob(db, deps.uploadFiles),
     workDirCleanupJob(deps.ctx.tusDir),
     sendEmailJob(deps.mailTransport),
     ...(deps.database.kind === 'pglite' ? [databaseUpkeepJob(deps.database, deps.ctx.log)] : []),
