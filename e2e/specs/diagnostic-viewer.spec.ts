@@ -11,7 +11,7 @@ import {
   toast,
 } from '../fixtures/accounts.js';
 import { storeStudyByApi } from '../fixtures/dicomweb.js';
-import { canvasPixels, drag, measurementTexts } from '../fixtures/viewer.js';
+import { canvasPixels, drag, measurementTexts, settledMeasurementTexts } from '../fixtures/viewer.js';
 
 const SLICES = 40;
 
@@ -208,7 +208,7 @@ test('a radiologist measures a paid study; the patient sees the measurement once
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   await drag(radiologist, [x - 30 * pixelsPerMm, y], [x + 30 * pixelsPerMm, y]);
   await expect(radiologist.getByTestId('annotation-status')).toHaveText('Your measurements are saved.');
-  const measured = /([\d.]+) mm/.exec(await measurementTexts(radiologist))![1]!;
+  const measured = /([\d.]+) mm/.exec(await settledMeasurementTexts(radiologist))![1]!;
 
   // Before the analysis, the patient sees none of his marks.
   const listed = async () =>

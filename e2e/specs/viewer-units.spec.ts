@@ -14,7 +14,7 @@ import {
   uploadImageByApi,
 } from '../fixtures/accounts.js';
 import { storeStudyByApi } from '../fixtures/dicomweb.js';
-import { canvasPixels, drag, measurementTexts } from '../fixtures/viewer.js';
+import { canvasPixels, drag, measurementTexts, settledMeasurementTexts } from '../fixtures/viewer.js';
 
 const run = promisify(execFile);
 
@@ -151,16 +151,7 @@ async function measureAcross(page: Page, image: { rows: number; columns: number 
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   await page.getByRole('button', { name: 'Length', exact: true }).click();
   await drag(page, [x - (columns / 2) * scale, y], [x + (columns / 2) * scale, y]);
-  let last = '';
-  await expect
-    .poll(async () => {
-      const text = await measurementTexts(page);
-      const settled = text === last && text !== '';
-      last = text;
-      return settled;
-    })
-    .toBe(true);
-  return last;
+  return settledMeasurementTexts(page);
 }
 
 test('an MR length reads millimetres from Pixel Spacing', async ({ browser }) => {
