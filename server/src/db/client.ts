@@ -56,6 +56,12 @@ export async function openPglite(
 ): Promise<Database & { /** The data folder as PGlite dumps it, for `from`. */ dump(): Promise<Blob> }> {
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
+    // A new folder is made by PostgreSQL's initdb, which grows PGlite's WebAssembly memory to about
+    // 800 MB; that memory is never given back while its thread lives, and a database opened from
+    // the folder it made needs under 300 MB. So the thread that made it is ended, and a new one opens.
+    if (!from && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      await (await PgliteThread.open({ dataDir })).close();
+    }
   }
   // On its own thread, so that no statement holds up this one (pglite-thread.ts).
   const client = await PgliteThread.open(
