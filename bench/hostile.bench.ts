@@ -5,9 +5,11 @@
  * resident memory watched; and the frame rate of a 400-frame RLE instance of about 100 MB.
  * Every file is built here (server/test/dicom-bombs.ts, with dcmtk); nothing is downloaded.
  */
+import { on } from 'node:events';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { Worker } from 'node:worker_threads';
 import {
   deflateBomb,
   elementBomb,
@@ -91,29 +93,51 @@ async function get(physician: Api, path: string, accept: string): Promise<{ stat
   return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
 }
 
-/** Runs `work` while /api/health is timed every few milliseconds and the server's memory sampled. */
-export async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
-  const latencies: number[] = [];
-  let peakRss = rssMb(pid);
+/**
+ * The watch, on a thread of its own: /api/health timed every few milliseconds and the server's
+ * resident memory sampled, so that the bench's own work (building a body of millions of elements,
+ * sending it) never holds a sample back and is never counted as the server's latency.
+ */
+const WATCH_THREAD = `
+  const { parentPort, workerData } = require('node:worker_threads');
+  const fs = require('node:fs');
+  const { base, pid, healthEveryMs } = workerData;
+  const rssMb = () => Number(/VmRSS:\\s+(\\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'latin1'))?.[1] ?? 0) / 1024;
+  const latencies = [];
+  let peakRss = rssMb();
   let isWorking = true;
-  const memory = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMb(pid));
-  }, 20);
-  const health = (async () => {
+  const memory = setInterval(() => { peakRss = Math.max(peakRss, rssMb()); }, 20);
+  parentPort.once('message', () => { isWorking = false; });
+  (async () => {
+    // Untimed: a thread's first fetch loads the HTTP client and opens its connection.
+    await (await fetch(base + '/api/health')).arrayBuffer();
+    parentPort.postMessage('started');
     while (isWorking) {
       const started = performance.now();
-      await (await fetch(`${base}/api/health`)).arrayBuffer();
+      await (await fetch(base + '/api/health')).arrayBuffer();
       latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
+      await new Promise((resolve) => setTimeout(resolve, healthEveryMs));
     }
+    clearInterval(memory);
+    parentPort.postMessage({ latencies, peakRss: Math.max(peakRss, rssMb()) });
   })();
+`;
+
+/** Runs `work` while /api/health is timed every few milliseconds and the server's memory sampled. */
+export async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
+  const watch = new Worker(WATCH_THREAD, {
+    eval: true,
+    workerData: { base, pid, healthEveryMs: HEALTH_EVERY_MS },
+  });
+  const messages = on(watch, 'message');
+  await messages.next();
   try {
     const result = await work();
-    return { result, latencies, peakRss };
+    watch.postMessage('stop');
+    const { value } = (await messages.next()) as { value: [{ latencies: number[]; peakRss: number }] };
+    return { result, ...value[0] };
   } finally {
-    isWorking = false;
-    clearInterval(memory);
-    await health;
+    await watch.terminate();
   }
 }
 
