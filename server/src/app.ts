@@ -34,6 +34,7 @@ import {
 } from './modules/uploads/index.js';
 import { dicomPartReaders, earlyBundleReads } from './modules/studies/index.js';
 import { DecodePool } from './modules/dicom/index.js';
+import { InstanceRowsCache } from './modules/dicomweb/index.js';
 import Stripe from 'stripe';
 import { sandboxProvider } from './modules/payments/index.js';
 import { stripeProvider } from './modules/payments/index.js';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       maxEntries: ACCESS_DECISIONS_MAX,
       grouped: true,
     }),
+    instanceRows: new InstanceRowsCache(changes),
     storage,
     tusDir: path.join(config.storageDir, 'uploads'),
     uploadFiles,

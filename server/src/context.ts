@@ -9,6 +9,7 @@ import type { JobSender } from './jobs/job-queue.js';
 import type { Storage } from './modules/storage/storage.js';
 import type { UploadFiles } from './modules/uploads/upload-files.js';
 import type { DecodePool } from './modules/dicom/decode-pool.js';
+import type { InstanceRowsCache } from './modules/dicomweb/instance-rows-cache.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { SessionActor } from './lib/actor.js';
 import type { SigningKeys } from './modules/identity/signing-keys.js';
@@ -48,6 +49,8 @@ export interface AppContext {
    * what they read (database triggers announce it on the change feed's "access" topic).
    */
   accessDecisions: SharedCache<boolean>;
+  /** One instance's rows as each reader may see them, for reads repeated frame by frame (dicomweb). */
+  instanceRows: InstanceRowsCache;
   storage: Storage;
   /**
    * This disk's folder for uploads: where tus keeps them with STORAGE=local, and in every mode the

@@ -27,7 +27,8 @@ export class SharedCache<V extends NonNullable<unknown>> {
 
   constructor(
     private readonly feed: ChangeFeed,
-    topic: ChangeTopic,
+    /** The topic whose messages drop entries; several when entries read what each announces. */
+    topic: ChangeTopic | readonly ChangeTopic[],
     /**
      * `grouped`: keys are made by `groupedKey`, and a change message names groups: it drops
      * every entry of each (a patient's every cached page, for instance).
@@ -35,7 +36,7 @@ export class SharedCache<V extends NonNullable<unknown>> {
     options: { ttlMs: number; maxEntries?: number; grouped?: boolean },
   ) {
     this.entries = new LRUCache({ ttl: options.ttlMs, max: options.maxEntries ?? DEFAULT_MAX_ENTRIES });
-    feed.on(topic, (keys) => {
+    const drop = (keys: string[] | null) => {
       if (keys === null) {
         this.clear();
       } else if (options.grouped) {
@@ -49,7 +50,10 @@ export class SharedCache<V extends NonNullable<unknown>> {
       } else {
         keys.forEach((key) => this.delete(key));
       }
-    });
+    };
+    for (const one of typeof topic === 'string' ? [topic] : topic) {
+      feed.on(one, drop);
+    }
   }
 
   async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {

@@ -190,10 +190,10 @@ export function dicomwebReadRoutes(app: FastifyInstance, ctx: AppContext, mount:
     if (!type) {
       return reply.status(406).send({ error: 'Rendered images are available as image/jpeg or image/png.' });
     }
-    const [instance] = await dicomweb.instancesAt(
+    const [instance] = await dicomweb.instanceAt(
       ctx,
       await mount.readerOf(request),
-      pathOf(request),
+      pathOf(request) as Required<dicomweb.DicomPath>,
       request.ip,
     );
     let image: Buffer | undefined;

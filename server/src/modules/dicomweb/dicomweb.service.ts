@@ -22,11 +22,17 @@ import { isUid, parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery }
 export interface DicomReader {
   filter: SQL;
   actorId: string;
+  /** Names everything `filter` depends on: readers of equal keys read the same rows. */
+  cacheKey: string;
 }
 
 /** The reader a signed-in user is. */
 export function readerOf(user: Actor): DicomReader {
-  return { filter: dicomReadFilter(user), actorId: user.id };
+  return {
+    filter: dicomReadFilter(user),
+    actorId: user.id,
+    cacheKey: `user:${user.id}:${user.role}:${user.emailVerified}`,
+  };
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;
@@ -211,7 +217,40 @@ export async function instancesAt(
 ): Promise<repo.InstanceRow[]> {
   const query = readQuery({}, 'instance', path);
   query.limit = Number.MAX_SAFE_INTEGER;
-  const rows = await repo.searchInstances(ctx.db, reader.filter, query);
+  return audited(ctx, reader, await repo.searchInstances(ctx.db, reader.filter, query), ip, action);
+}
+
+/**
+ * One instance's rows, as `instancesAt` finds them, for the reads a viewer repeats for the same
+ * instance (each frame of it, rendered or not): kept while nothing they read changes
+ * (instance-rows-cache.ts). Only the columns of the instance itself are to be used: the series'
+ * and study's figures and thumbnail may have moved on meanwhile.
+ */
+export async function instanceAt(
+  ctx: AppContext,
+  reader: DicomReader,
+  path: Required<DicomPath>,
+  ip: string,
+  action: 'read' | 'download' = 'read',
+): Promise<repo.InstanceRow[]> {
+  const query = readQuery({}, 'instance', path);
+  query.limit = Number.MAX_SAFE_INTEGER;
+  const rows = await ctx.instanceRows.getOrLoad(
+    reader.cacheKey,
+    `${path.study}/${path.series}/${path.instance}`,
+    () => repo.searchInstances(ctx.db, reader.filter, query),
+  );
+  return audited(ctx, reader, rows, ip, action);
+}
+
+/** The rows found, once their reading is audited; NOT_FOUND when there are none. */
+async function audited(
+  ctx: AppContext,
+  reader: DicomReader,
+  rows: repo.InstanceRow[],
+  ip: string,
+  action: 'read' | 'download',
+): Promise<repo.InstanceRow[]> {
   if (rows.length === 0) {
     throw new AppError('NOT_FOUND');
   }

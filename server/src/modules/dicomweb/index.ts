@@ -2,3 +2,4 @@
 export { dicomwebReadRoutes, type DicomwebReadMount } from './dicomweb.routes.js';
 export { wadoFrameRoutes } from './wado-retrieve.routes.js';
 export type { DicomReader } from './dicomweb.service.js';
+export { InstanceRowsCache } from './instance-rows-cache.js';

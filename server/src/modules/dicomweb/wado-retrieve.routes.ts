@@ -112,10 +112,10 @@ export function wadoRetrieveRoutes(
 
   /** The one instance a frame or bulk data URL names, if the caller may read it; its read audited as a download. */
   async function downloadedInstance(request: FastifyRequest): Promise<InstanceRow> {
-    const [row] = await dicomweb.instancesAt(
+    const [row] = await dicomweb.instanceAt(
       ctx,
       dicomweb.readerOf(currentUser(request)),
-      pathOf(request),
+      pathOf(request) as Required<dicomweb.DicomPath>,
       request.ip,
       'download',
     );
@@ -226,10 +226,10 @@ export function wadoFrameRoutes(app: FastifyInstance, ctx: AppContext, mount: Di
       if (!numbers) {
         throw new AppError('NOT_FOUND');
       }
-      const [row] = await dicomweb.instancesAt(
+      const [row] = await dicomweb.instanceAt(
         ctx,
         await mount.readerOf(request),
-        pathOf(request),
+        pathOf(request) as Required<dicomweb.DicomPath>,
         request.ip,
         'download',
       );

@@ -149,7 +149,7 @@ export function sharesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
     readerOf: async (request) => {
       const { token } = request.params as { token: string };
       const link = await shares.requireOpenLink(ctx, token, accessCodeOf(request));
-      return { filter: sharedItemFilter(link), actorId: link.id };
+      return { filter: sharedItemFilter(link), actorId: link.id, cacheKey: `link:${link.id}:${link.itemId}` };
     },
   };
   dicomwebReadRoutes(app, ctx, mount);
