@@ -47,11 +47,12 @@ async function writePieces(file: string, chunks: Buffer[]): Promise<void> {
 }
 
 /**
- * What a worker says of a part: `parsed` once it is read (it writes the file next), then `read` once
- * the file is written too, or `error` when either failed.
+ * What a worker says of a part: `parsed` once it is read (it writes the file next), then `written`
+ * once the file is written too; of a part written already, `read`; `error` when anything failed.
  */
 export type PartOutcome =
   | { id: number; parsed: FileRead }
+  | { id: number; written: true }
   | { id: number; read: FileRead }
   | { id: number; error: { message: string; code: string | undefined } };
 
@@ -81,7 +82,8 @@ interface Part {
   bytes: ArrayBuffer | undefined;
   size: number;
   worker: Worker | undefined;
-  isParsed: boolean;
+  /** What the worker said the part is, once it has read it. */
+  parsedAs: FileRead | undefined;
   parsed: (read: FileRead) => void;
   resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
@@ -153,15 +155,19 @@ export class PartReaders {
     return worker;
   }
 
-  /** A worker reading no part: one that exists, or a new one while fewer than `size` exist. */
+  /**
+   * A worker reading no part. One holding no part at all comes first, then a new one while fewer
+   * than `size` exist, then one still writing a part it has read: a worker writes synchronously, so
+   * a part handed to it waits for that write (about a millisecond for a CT slice) before it is read.
+   */
   private freeWorker(): Worker | undefined {
-    const reading = new Set(
-      [...this.parts.values()].filter((part) => !part.isParsed).map((part) => part.worker),
-    );
-    const current = this.workers.filter((worker) => !this.retired.has(worker));
+    const held = [...this.parts.values()];
+    const reading = new Set(held.filter((part) => !part.parsedAs).map((part) => part.worker));
+    const writing = new Set(held.filter((part) => part.parsedAs).map((part) => part.worker));
+    const current = this.workers.filter((worker) => !this.retired.has(worker) && !reading.has(worker));
     return (
-      current.find((worker) => !reading.has(worker)) ??
-      (current.length < this.size ? this.spawn() : undefined)
+      current.find((worker) => !writing.has(worker)) ??
+      (this.workers.length - this.retired.size < this.size ? this.spawn() : current[0])
     );
   }
 
@@ -197,7 +203,7 @@ export class PartReaders {
     if ('parsed' in outcome) {
       const part = this.parts.get(outcome.id);
       if (part) {
-        part.isParsed = true;
+        part.parsedAs = outcome.parsed;
         part.parsed(outcome.parsed);
       }
       this.dispatch();
@@ -206,9 +212,15 @@ export class PartReaders {
     const part = this.finish(outcome.id);
     if (part && 'error' in outcome) {
       part.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
-    } else if (part && 'read' in outcome) {
-      part.parsed(outcome.read);
-      part.resolve(outcome.read);
+    } else if (part) {
+      // `written` follows `parsed`, whose read it completes.
+      const read = 'read' in outcome ? outcome.read : part.parsedAs;
+      if (read) {
+        part.parsed(read);
+        part.resolve(read);
+      } else {
+        part.reject(new Error('A DICOM part worker wrote a part it had not read.'));
+      }
     }
     this.endRetired();
     this.dispatch();
@@ -229,7 +241,7 @@ export class PartReaders {
       err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? READ_LIMIT_MESSAGES.tooMuchMemory : STUDY_MESSAGES.unreadable;
     for (const part of [...this.parts.values()].filter((held) => held.worker === worker)) {
       this.finish(part.id);
-      if (part.isParsed) {
+      if (part.parsedAs) {
         part.reject(err);
       } else {
         const refused: FileRead = { skipped: { name: part.name, reason } };
@@ -286,7 +298,7 @@ export class PartReaders {
             bytes,
             size,
             worker: undefined,
-            isParsed: false,
+            parsedAs: undefined,
             parsed,
             resolve,
             reject,

@@ -25,7 +25,7 @@ parentPort!.on('message', (job: PartJob) => {
       const read = await readDicomFile(job.name, job.file, readOnThisThread, bytes);
       parentPort!.postMessage({ id: job.id, parsed: read } satisfies PartOutcome);
       writeFileSync(job.file, bytes);
-      return { id: job.id, read };
+      return { id: job.id, written: true };
     } catch (err) {
       const error = err as NodeJS.ErrnoException;
       return { id: job.id, error: { message: error.message ?? String(err), code: error.code } };
