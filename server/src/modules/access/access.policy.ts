@@ -177,11 +177,24 @@ export function itemReadFilter(actor: ActorFacts): SQL {
 }
 
 /**
- * Condition on archive-item rows for DICOMweb: the items the actor may read, and a physician's
- * studies waiting in their Incoming list (received without a patient), which nothing else lists.
+ * A condition on archive-item rows and a key naming everything the condition depends on: two
+ * scopes with equal keys select the same rows, so what one read may be kept for the other.
  */
-export function dicomReadFilter(actor: ActorFacts): SQL {
-  return repo.itemOrReceivedReadableBy(actor);
+export interface ReadScope {
+  filter: SQL;
+  cacheKey: string;
+}
+
+/**
+ * DICOMweb's scope for a signed-in actor: the items they may read, and a physician's studies
+ * waiting in their Incoming list (received without a patient), which nothing else lists. The
+ * condition depends on the actor's id, role and whether their address is verified.
+ */
+export function dicomReadScope(actor: ActorFacts): ReadScope {
+  return {
+    filter: repo.itemOrReceivedReadableBy(actor),
+    cacheKey: `user:${actor.id}:${actor.role}:${actor.emailVerified}`,
+  };
 }
 
 /** A share link as access decides on it, once the shares module has checked its token, expiry and code. */
@@ -204,9 +217,9 @@ export function requireLinkMay(link: LinkGrant, verb: 'item:read' | 'item:downlo
   }
 }
 
-/** Condition on archive-item rows for a share link's DICOMweb: the one item the link was made for. */
-export function sharedItemFilter(link: LinkGrant): SQL {
-  return repo.itemIs(link.itemId);
+/** A share link's DICOMweb scope: the one item the link was made for. */
+export function sharedItemScope(link: LinkGrant & { id: string }): ReadScope {
+  return { filter: repo.itemIs(link.itemId), cacheKey: `link:${link.id}:${link.itemId}` };
 }
 
 /** Condition on archive-item rows: the studies waiting in the actor's Incoming list. */

@@ -1,9 +1,8 @@
-import type { SQL } from 'drizzle-orm';
 import type { DicomJsonDataset } from '@ra/shared';
 import type { AppContext } from '../../context.js';
 import { AppError, InvalidInput } from '../../lib/errors.js';
 import type { Actor } from '../../lib/actor.js';
-import { dicomReadFilter } from '../access/index.js';
+import { dicomReadScope, type ReadScope } from '../access/index.js';
 import { auditReads, auditRepeatedReads, type AuditEntry } from '../audit/index.js';
 import {
   instanceAttributes,
@@ -15,24 +14,18 @@ import * as repo from './dicomweb.repository.js';
 import { isUid, parseQidoQuery, QidoQueryError, type QidoLevel, type QidoQuery } from './qido-query.js';
 
 /**
- * Who reads through DICOMweb: the archive items they may see (an access-policy condition) and the
- * id their reads are audited under. A signed-in user reads what `dicomReadFilter` lets them; a
- * share link (shares module) reads its one item, audited with the link as the actor.
+ * Who reads through DICOMweb: the archive items they may see (an access-policy scope, whose key
+ * names the rows it selects) and the id their reads are audited under. A signed-in user reads
+ * what `dicomReadScope` lets them; a share link (shares module) reads its one item, audited with
+ * the link as the actor.
  */
-export interface DicomReader {
-  filter: SQL;
+export interface DicomReader extends ReadScope {
   actorId: string;
-  /** Names everything `filter` depends on: readers of equal keys read the same rows. */
-  cacheKey: string;
 }
 
 /** The reader a signed-in user is. */
 export function readerOf(user: Actor): DicomReader {
-  return {
-    filter: dicomReadFilter(user),
-    actorId: user.id,
-    cacheKey: `user:${user.id}:${user.role}:${user.emailVerified}`,
-  };
+  return { ...dicomReadScope(user), actorId: user.id };
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;

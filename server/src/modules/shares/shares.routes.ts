@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { emptyResponse, nonJsonResponse } from '../../plugins/api-docs.js';
 import { dicomwebRateLimits, perIpRateLimit } from '../../plugins/rate-limit.js';
-import { sharedItemFilter } from '../access/index.js';
+import { sharedItemScope } from '../access/index.js';
 import { dicomwebReadRoutes, wadoFrameRoutes, type DicomwebReadMount } from '../dicomweb/index.js';
 import { downloadRequestOf, sendZip } from '../downloads/index.js';
 import * as shares from './shares.service.js';
@@ -149,7 +149,7 @@ export function sharesRoutes(app: FastifyInstance, ctx: AppContext, requireUser:
     readerOf: async (request) => {
       const { token } = request.params as { token: string };
       const link = await shares.requireOpenLink(ctx, token, accessCodeOf(request));
-      return { filter: sharedItemFilter(link), actorId: link.id, cacheKey: `link:${link.id}:${link.itemId}` };
+      return { ...sharedItemScope(link), actorId: link.id };
     },
   };
   dicomwebReadRoutes(app, ctx, mount);
