@@ -14,6 +14,7 @@ import type { QidoLevel } from './qido-query.js';
 import { sendDecodeRefusal } from './decode-refusals.js';
 import { convertStoredImage, renderedTypeOf, renderStoredFrame } from './rendered-images.js';
 import * as dicomweb from './dicomweb.service.js';
+import { instancePathOf, pathOf } from './route-paths.js';
 import { storeInstances, UnsupportedMediaType } from './stow.service.js';
 import {
   DICOM_JSON,
@@ -28,11 +29,6 @@ import {
 } from './dicomweb.schemas.js';
 
 type Params = { study?: string; series?: string; instance?: string; frames?: string };
-
-function pathOf(request: FastifyRequest): dicomweb.DicomPath {
-  const params = request.params as Params;
-  return { study: params.study, series: params.series, instance: params.instance };
-}
 
 /** Per-user limits of DICOMweb requests (plugins/rate-limit.ts), each placed after the sign-in check. */
 export interface DicomwebLimits {
@@ -193,7 +189,7 @@ export function dicomwebReadRoutes(app: FastifyInstance, ctx: AppContext, mount:
     const [instance] = await dicomweb.instanceAt(
       ctx,
       await mount.readerOf(request),
-      pathOf(request) as Required<dicomweb.DicomPath>,
+      instancePathOf(request),
       request.ip,
     );
     let image: Buffer | undefined;

@@ -15,6 +15,7 @@ import {
   type DicomwebReadMount,
 } from './dicomweb.routes.js';
 import * as dicomweb from './dicomweb.service.js';
+import { instancePathOf, pathOf } from './route-paths.js';
 import {
   multipartRelatedContentType,
   newBoundary,
@@ -36,11 +37,6 @@ import {
 } from './dicomweb.schemas.js';
 
 type Params = { study: string; series?: string; instance?: string; frames?: string; '*'?: string };
-
-function pathOf(request: FastifyRequest): dicomweb.DicomPath {
-  const params = request.params as Params;
-  return { study: params.study, series: params.series, instance: params.instance };
-}
 
 function notAcceptable(reply: FastifyReply, what: string) {
   return reply
@@ -115,7 +111,7 @@ export function wadoRetrieveRoutes(
     const [row] = await dicomweb.instanceAt(
       ctx,
       dicomweb.readerOf(currentUser(request)),
-      pathOf(request) as Required<dicomweb.DicomPath>,
+      instancePathOf(request),
       request.ip,
       'download',
     );
@@ -229,7 +225,7 @@ export function wadoFrameRoutes(app: FastifyInstance, ctx: AppContext, mount: Di
       const [row] = await dicomweb.instanceAt(
         ctx,
         await mount.readerOf(request),
-        pathOf(request) as Required<dicomweb.DicomPath>,
+        instancePathOf(request),
         request.ip,
         'download',
       );
