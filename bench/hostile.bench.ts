@@ -6,7 +6,6 @@
  * Every file is built here (server/test/dicom-bombs.ts, with dcmtk); nothing is downloaded.
  */
 import { on } from 'node:events';
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { Worker } from 'node:worker_threads';
@@ -24,6 +23,8 @@ import {
   writeMultipartRelated,
 } from '../server/src/lib/multipart-related/multipart-related.js';
 import type { Api } from './lib/api.js';
+import type { WatchData, WatchReport } from './lib/health-watch.js';
+import { rssMb } from './lib/process-memory.js';
 
 const RLE = '1.2.840.10008.1.2.5';
 const RLE_FRAMES = 400;
@@ -49,12 +50,6 @@ export interface HostileFigures {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-/** Resident memory of a process, in MB, from /proc. */
-export function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'latin1');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** A STOW-RS request of `files` to `query` (e.g. "?patient=…"): the response, its body unread. */
@@ -93,48 +88,17 @@ async function get(physician: Api, path: string, accept: string): Promise<{ stat
   return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
 }
 
-/**
- * The watch, on a thread of its own: /api/health timed every few milliseconds and the server's
- * resident memory sampled, so that the bench's own work (building a body of millions of elements,
- * sending it) never holds a sample back and is never counted as the server's latency.
- */
-const WATCH_THREAD = `
-  const { parentPort, workerData } = require('node:worker_threads');
-  const fs = require('node:fs');
-  const { base, pid, healthEveryMs } = workerData;
-  const rssMb = () => Number(/VmRSS:\\s+(\\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'latin1'))?.[1] ?? 0) / 1024;
-  const latencies = [];
-  let peakRss = rssMb();
-  let isWorking = true;
-  const memory = setInterval(() => { peakRss = Math.max(peakRss, rssMb()); }, 20);
-  parentPort.once('message', () => { isWorking = false; });
-  (async () => {
-    // Untimed: a thread's first fetch loads the HTTP client and opens its connection.
-    await (await fetch(base + '/api/health')).arrayBuffer();
-    parentPort.postMessage('started');
-    while (isWorking) {
-      const started = performance.now();
-      await (await fetch(base + '/api/health')).arrayBuffer();
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, healthEveryMs));
-    }
-    clearInterval(memory);
-    parentPort.postMessage({ latencies, peakRss: Math.max(peakRss, rssMb()) });
-  })();
-`;
-
 /** Runs `work` while /api/health is timed every few milliseconds and the server's memory sampled. */
 export async function watched<T>(base: string, pid: number, work: () => Promise<T>) {
-  const watch = new Worker(WATCH_THREAD, {
-    eval: true,
-    workerData: { base, pid, healthEveryMs: HEALTH_EVERY_MS },
-  });
+  const workerData: WatchData = { base, pid, healthEveryMs: HEALTH_EVERY_MS };
+  // A thread of its own (lib/health-watch.ts, through its entry).
+  const watch = new Worker(new URL('./lib/health-watch-entry.js', import.meta.url), { workerData });
   const messages = on(watch, 'message');
   await messages.next();
   try {
     const result = await work();
     watch.postMessage('stop');
-    const { value } = (await messages.next()) as { value: [{ latencies: number[]; peakRss: number }] };
+    const { value } = (await messages.next()) as { value: [WatchReport] };
     return { result, ...value[0] };
   } finally {
     await watch.terminate();
