@@ -28,7 +28,7 @@ import {
   studyParams,
 } from './dicomweb.schemas.js';
 
-type Params = { study?: string; series?: string; instance?: string; frames?: string };
+type Params = { frames?: string };
 
 /** Per-user limits of DICOMweb requests (plugins/rate-limit.ts), each placed after the sign-in check. */
 export interface DicomwebLimits {

@@ -36,7 +36,7 @@ import {
   studyParams,
 } from './dicomweb.schemas.js';
 
-type Params = { study: string; series?: string; instance?: string; frames?: string; '*'?: string };
+type Params = { frames?: string; '*'?: string };
 
 function notAcceptable(reply: FastifyReply, what: string) {
   return reply
