@@ -82,8 +82,9 @@ interface Part {
   bytes: ArrayBuffer | undefined;
   size: number;
   worker: Worker | undefined;
-  /** What the worker said the part is, once it has read it. */
-  parsedAs: FileRead | undefined;
+  isParsed: boolean;
+  /** What the worker said the part is, once it has read it (undefined is a media index, DICOMDIR). */
+  parsedAs: FileRead;
   parsed: (read: FileRead) => void;
   resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
@@ -162,8 +163,8 @@ export class PartReaders {
    */
   private freeWorker(): Worker | undefined {
     const held = [...this.parts.values()];
-    const reading = new Set(held.filter((part) => !part.parsedAs).map((part) => part.worker));
-    const writing = new Set(held.filter((part) => part.parsedAs).map((part) => part.worker));
+    const reading = new Set(held.filter((part) => !part.isParsed).map((part) => part.worker));
+    const writing = new Set(held.filter((part) => part.isParsed).map((part) => part.worker));
     const current = this.workers.filter((worker) => !this.retired.has(worker) && !reading.has(worker));
     return (
       current.find((worker) => !writing.has(worker)) ??
@@ -203,6 +204,7 @@ export class PartReaders {
     if ('parsed' in outcome) {
       const part = this.parts.get(outcome.id);
       if (part) {
+        part.isParsed = true;
         part.parsedAs = outcome.parsed;
         part.parsed(outcome.parsed);
       }
@@ -215,12 +217,8 @@ export class PartReaders {
     } else if (part) {
       // `written` follows `parsed`, whose read it completes.
       const read = 'read' in outcome ? outcome.read : part.parsedAs;
-      if (read) {
-        part.parsed(read);
-        part.resolve(read);
-      } else {
-        part.reject(new Error('A DICOM part worker wrote a part it had not read.'));
-      }
+      part.parsed(read);
+      part.resolve(read);
     }
     this.endRetired();
     this.dispatch();
@@ -241,7 +239,7 @@ export class PartReaders {
       err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? READ_LIMIT_MESSAGES.tooMuchMemory : STUDY_MESSAGES.unreadable;
     for (const part of [...this.parts.values()].filter((held) => held.worker === worker)) {
       this.finish(part.id);
-      if (part.parsedAs) {
+      if (part.isParsed) {
         part.reject(err);
       } else {
         const refused: FileRead = { skipped: { name: part.name, reason } };
@@ -298,6 +296,7 @@ export class PartReaders {
             bytes,
             size,
             worker: undefined,
+            isParsed: false,
             parsedAs: undefined,
             parsed,
             resolve,
