@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STUDY_MESSAGES } from '@ra/shared';
 import { sampleCopy } from '../../../test/dicom-files.js';
+import { readDicomSample } from '../../../test/dicom-samples.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
 import { hostileUids, multiFrameRle } from '../../../test/dicom-bombs.js';
 import { READ_LIMIT_MESSAGES } from '../dicom/index.js';
@@ -34,6 +35,16 @@ describe('DICOM part readers (worker threads)', () => {
     // Told as soon as the part is read: the same answer.
     expect(await parsed).toEqual(answer);
     expect(await other.read).toEqual({ skipped: { name: 'part 2', reason: STUDY_MESSAGES.notDicom } });
+  });
+
+  it('writes a media index (DICOMDIR), which reads as nothing to file, and answers it like any part', async () => {
+    const index = readDicomSample('dicomdirtests/DICOMDIR');
+    const expected = Buffer.from(index);
+    const { parsed, read } = await dicomPartReaders.start('DICOMDIR', path.join(dir, 'DICOMDIR'), index);
+
+    expect(await parsed).toBeUndefined();
+    expect(await read).toBeUndefined();
+    expect(fs.readFileSync(path.join(dir, 'DICOMDIR')).equals(expected)).toBe(true);
   });
 
   it('moves a large part without copying it, and never takes memory a small part shares', async () => {
