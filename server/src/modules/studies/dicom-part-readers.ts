@@ -82,9 +82,11 @@ interface Part {
   bytes: ArrayBuffer | undefined;
   size: number;
   worker: Worker | undefined;
-  isParsed: boolean;
-  /** What the worker said the part is, once it has read it (undefined is a media index, DICOMDIR). */
-  parsedAs: FileRead;
+  /**
+   * What the worker said the part is, once it has read it (its file may still be being written);
+   * wrapped, since a media index (DICOMDIR) reads as undefined.
+   */
+  parsedAs: { read: FileRead } | undefined;
   parsed: (read: FileRead) => void;
   resolve: (read: FileRead) => void;
   reject: (err: Error) => void;
@@ -163,8 +165,8 @@ export class PartReaders {
    */
   private freeWorker(): Worker | undefined {
     const held = [...this.parts.values()];
-    const reading = new Set(held.filter((part) => !part.isParsed).map((part) => part.worker));
-    const writing = new Set(held.filter((part) => part.isParsed).map((part) => part.worker));
+    const reading = new Set(held.filter((part) => !part.parsedAs).map((part) => part.worker));
+    const writing = new Set(held.filter((part) => part.parsedAs).map((part) => part.worker));
     const current = this.workers.filter((worker) => !this.retired.has(worker) && !reading.has(worker));
     return (
       current.find((worker) => !writing.has(worker)) ??
@@ -204,8 +206,7 @@ export class PartReaders {
     if ('parsed' in outcome) {
       const part = this.parts.get(outcome.id);
       if (part) {
-        part.isParsed = true;
-        part.parsedAs = outcome.parsed;
+        part.parsedAs = { read: outcome.parsed };
         part.parsed(outcome.parsed);
       }
       this.dispatch();
@@ -216,7 +217,7 @@ export class PartReaders {
       part.reject(Object.assign(new Error(outcome.error.message), { code: outcome.error.code }));
     } else if (part) {
       // `written` follows `parsed`, whose read it completes.
-      const read = 'read' in outcome ? outcome.read : part.parsedAs;
+      const read = 'read' in outcome ? outcome.read : part.parsedAs?.read;
       part.parsed(read);
       part.resolve(read);
     }
@@ -239,7 +240,7 @@ export class PartReaders {
       err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? READ_LIMIT_MESSAGES.tooMuchMemory : STUDY_MESSAGES.unreadable;
     for (const part of [...this.parts.values()].filter((held) => held.worker === worker)) {
       this.finish(part.id);
-      if (part.isParsed) {
+      if (part.parsedAs) {
         part.reject(err);
       } else {
         const refused: FileRead = { skipped: { name: part.name, reason } };
@@ -296,7 +297,6 @@ export class PartReaders {
             bytes,
             size,
             worker: undefined,
-            isParsed: false,
             parsedAs: undefined,
             parsed,
             resolve,
