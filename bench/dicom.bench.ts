@@ -16,6 +16,8 @@ import { startOrthanc, type OrthancServer } from '../server/test/orthanc.js';
 import { inParallel, type Image } from '@ra/shared';
 import type { Api } from './lib/api.js';
 import { median } from './lib/measure.js';
+import { cpuMs } from './lib/process-usage.js';
+import { serverPid } from './lib/servers.js';
 
 export const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
 /** Only the STOW-RS rows (see the header). */
@@ -67,6 +69,8 @@ interface Target {
   headers: Record<string, string>;
   /** Query string of a STOW-RS request. */
   stowQuery: string;
+  /** Its process, whose processor time a STOW-RS run reads. */
+  pid: number;
 }
 
 export interface LatencyFigure {
@@ -77,6 +81,8 @@ export interface LatencyFigure {
 export interface DicomFigures {
   /** Instances stored per second, by STOW_SHAPES. */
   stowPerSecond: number[];
+  /** The server's processor time per instance stored, all its threads, in ms, by STOW_SHAPES. */
+  stowCpuMs: number[];
   /** The rest is not measured with STOW_ONLY. */
   reads?: {
     studySearch: LatencyFigure;
@@ -119,14 +125,21 @@ function multipartOf(files: Buffer[], boundary: string): Buffer {
   return Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
 }
 
-/** STOW-RS of every file in requests of the shape's size, the shape's number at a time: instances/s. */
-async function stowRate(target: Target, files: Buffer[], shape: StowShape): Promise<number> {
+/** A STOW-RS run: instances stored per second, and the server's processor time per instance. */
+interface StowRun {
+  perSecond: number;
+  cpuMs: number;
+}
+
+/** STOW-RS of every file in requests of the shape's size, the shape's number at a time. */
+async function stowRun(target: Target, files: Buffer[], shape: StowShape): Promise<StowRun> {
   const batches: Buffer[][] = [];
   for (let start = 0; start < files.length; start += shape.batch) {
     batches.push(files.slice(start, start + shape.batch));
   }
   const boundary = 'bench-stow-boundary-7d1f';
   const bodies = batches.map((batch) => multipartOf(batch, boundary));
+  const cpuBefore = cpuMs(target.pid);
   const started = performance.now();
   await inParallel(bodies, shape.concurrency, async (body) => {
     await request(target, `/studies${target.stowQuery}`, 'application/dicom+json', {
@@ -135,7 +148,29 @@ async function stowRate(target: Target, files: Buffer[], shape: StowShape): Prom
       body,
     });
   });
-  return files.length / ((performance.now() - started) / 1000);
+  return {
+    perSecond: files.length / ((performance.now() - started) / 1000),
+    cpuMs: (cpuMs(target.pid) - cpuBefore) / files.length,
+  };
+}
+
+/** Our server as the bench calls it, filing under the patient. */
+function ourTarget(physician: Api, patientUid: string): Target {
+  return {
+    name: 'ours',
+    root: `${physician.base}/dicomweb`,
+    headers: { authorization: physician.authorization },
+    stowQuery: `?patient=${patientUid}`,
+    pid: serverPid(physician.base),
+  };
+}
+
+/** The medians of each request shape's runs. */
+function stowFigures(shapes: StowRun[][]): Pick<DicomFigures, 'stowPerSecond' | 'stowCpuMs'> {
+  return {
+    stowPerSecond: shapes.map((shape) => median(shape.map((run) => run.perSecond))),
+    stowCpuMs: shapes.map((shape) => median(shape.map((run) => run.cpuMs))),
+  };
 }
 
 /** Sequential requests of one URL: p50 and p95 in milliseconds. */
@@ -310,16 +345,7 @@ export async function storePhantomStudy(physician: Api, patientUid: string, work
   const phantom = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
   const written = await writeCtPhantom(path.join(workDir, 'viewer'), phantom);
   const files = await Promise.all(written.map((file) => fs.readFile(file)));
-  await stowRate(
-    {
-      name: 'ours',
-      root: `${physician.base}/dicomweb`,
-      headers: { authorization: physician.authorization },
-      stowQuery: `?patient=${patientUid}`,
-    },
-    files,
-    STOW_SHAPES[1]!,
-  );
+  await stowRun(ourTarget(physician, patientUid), files, STOW_SHAPES[1]!);
 }
 
 export async function dicomFigures(
@@ -349,13 +375,14 @@ export async function dicomFigures(
 
   const orthanc = await startOrthanc();
   try {
-    const ours: Target = {
-      name: 'ours',
-      root: `${physician.base}/dicomweb`,
-      headers: { authorization: physician.authorization },
-      stowQuery: `?patient=${patientUid}`,
+    const ours = ourTarget(physician, patientUid);
+    const reference: Target = {
+      name: 'Orthanc',
+      root: orthanc.dicomweb,
+      headers: {},
+      stowQuery: '',
+      pid: orthanc.pid,
     };
-    const reference: Target = { name: 'Orthanc', root: orthanc.dicomweb, headers: {}, stowQuery: '' };
     const servers = [
       {
         target: ours,
@@ -376,21 +403,21 @@ export async function dicomFigures(
     for (const [index, { files }] of warmUps.entries()) {
       const bytes = await readFiles(files);
       for (const { target } of servers) {
-        await stowRate(target, bytes, STOW_SHAPES[index]!);
+        await stowRun(target, bytes, STOW_SHAPES[index]!);
       }
     }
     // Then each timed study by one server and the other in turn, so both meet the machine as it is.
-    const rates = servers.map(() => STOW_SHAPES.map(() => [] as number[]));
+    const runs = servers.map(() => STOW_SHAPES.map(() => [] as StowRun[]));
     for (const [shapeIndex, shape] of STOW_SHAPES.entries()) {
       for (const { files } of timed[shapeIndex]!) {
         const bytes = await readFiles(files);
         for (const [index, { target }] of servers.entries()) {
-          rates[index]![shapeIndex]!.push(await stowRate(target, bytes, shape));
+          runs[index]![shapeIndex]!.push(await stowRun(target, bytes, shape));
         }
       }
     }
     if (STOW_ONLY) {
-      const [oursRates, orthancRates] = rates.map((shapes) => ({ stowPerSecond: shapes.map(median) }));
+      const [oursRates, orthancRates] = runs.map(stowFigures);
       return { ours: oursRates!, orthanc: orthancRates! };
     }
     const reads: Awaited<ReturnType<typeof searchAndRead>>[] = [];
@@ -404,7 +431,7 @@ export async function dicomFigures(
       }
     }
     const [oursFigures, orthancFigures] = servers.map((_, index) => ({
-      stowPerSecond: rates[index]!.map(median),
+      ...stowFigures(runs[index]!),
       reads: {
         ...reads[index]!,
         folder: {
@@ -428,6 +455,14 @@ export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc
   for (const [index, shape] of STOW_SHAPES.entries()) {
     console.log(
       `| STOW-RS, ${shape.label}, median of ${shape.runs} studies | ${rateCells(ours.stowPerSecond[index]!, orthanc.stowPerSecond[index]!, 'instances/s')} |`,
+    );
+  }
+  // What each server's processes spent, on every thread: on two cores, beside the bench's own
+  // client, the rows above are bounded by it as much as by any wait.
+  for (const [index, shape] of STOW_SHAPES.entries()) {
+    const [mine, theirs] = [ours.stowCpuMs[index]!, orthanc.stowCpuMs[index]!];
+    console.log(
+      `| STOW-RS, ${shape.label}: server processor time per instance (less is better) | ${mine.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${(theirs / mine).toFixed(1)}× |`,
     );
   }
   if (!ours.reads || !orthanc.reads) {
@@ -483,13 +518,8 @@ export async function stowAndFrameRates(
   const phantom = ctPhantom({ slices: SLICES, ...DEMO_PATIENT_IN_FILES });
   const written = await writeCtPhantom(workDir, phantom);
   const files = await Promise.all(written.map((file) => fs.readFile(file)));
-  const target: Target = {
-    name: 'ours',
-    root: `${physician.base}/dicomweb`,
-    headers: { authorization: physician.authorization },
-    stowQuery: `?patient=${patientUid}`,
-  };
-  const stowPerSecond = await stowRate(target, files, STOW_SHAPES[1]!);
+  const target = ourTarget(physician, patientUid);
+  const stowPerSecond = (await stowRun(target, files, STOW_SHAPES[1]!)).perSecond;
   const series = `/studies/${phantom.studyUid}/series/${phantom.seriesUid}`;
   const instances = JSON.parse(
     (await request(target, `${series}/instances`, 'application/dicom+json')).toString(),

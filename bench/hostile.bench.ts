@@ -24,7 +24,7 @@ import {
 } from '../server/src/lib/multipart-related/multipart-related.js';
 import type { Api } from './lib/api.js';
 import type { WatchData, WatchReport } from './lib/health-watch.js';
-import { rssMb } from './lib/process-memory.js';
+import { rssMb } from './lib/process-usage.js';
 
 const RLE = '1.2.840.10008.1.2.5';
 const RLE_FRAMES = 400;

@@ -36,7 +36,7 @@ import { pageWeightFigures, printPageWeightTable } from './page-weight.bench.js'
 import { dicomFigures, printDicomTable, SLICES, STOW_ONLY, storePhantomStudy } from './dicom.bench.js';
 import { printViewerTable, viewerFigures } from './viewer.bench.js';
 import { hostileFigures, printHostileTable } from './hostile.bench.js';
-import { rssMb } from './lib/process-memory.js';
+import { rssMb } from './lib/process-usage.js';
 import { hostileCorpus, printHostileCorpus } from './hostile-corpus.bench.js';
 import { downloadFigures, printDownloadTable } from './download.bench.js';
 import { dicomNodeFigures, printDicomNodeTable } from './dicom-node.bench.js';

@@ -5,7 +5,7 @@
  * never counted as the server's latency. It stops at the first message and answers with what it saw.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { rssMb } from './process-memory.js';
+import { rssMb } from './process-usage.js';
 
 export interface WatchData {
   base: string;

@@ -20,6 +20,8 @@ export interface OrthancServer {
   aeTitle: string;
   /** Its last output (errors and warnings): why a job failed, which its REST answer does not say. */
   recentLog(): string;
+  /** Its process, to read what it uses from /proc (the bench). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export async function startOrthanc(
         dicomPort,
         aeTitle: dicom.aeTitle ?? 'ORTHANC',
         recentLog: () => errors,
+        pid: child.pid!,
         stop,
       };
     }
