@@ -51,21 +51,11 @@ async function hasTwoFactor(ctx: AppContext, user: Actor): Promise<boolean> {
   if (user.totpEnabledAt !== null) {
     return true;
   }
-  const fresh = await reloadSessionUser(ctx, user);
-  return fresh !== undefined && fresh.totpEnabledAt !== null;
-}
-
-/**
- * The caller's account as the database holds it now, also put in this instance's session cache.
- * For answers that must show a change made through another instance whose announcement may not
- * have arrived yet (a confirmed address, two-factor sign-in); undefined if the session has ended.
- */
-export async function reloadSessionUser(ctx: AppContext, user: Actor): Promise<Actor | undefined> {
   ctx.sessionCache.delete(user.sessionId);
   const fresh = await ctx.sessionCache.getOrLoad(user.sessionId, () =>
     findUserOfLiveSession(ctx.db, user.sessionId, new Date()),
   );
-  return fresh && { ...fresh, sessionId: user.sessionId };
+  return fresh !== undefined && fresh.totpEnabledAt !== null;
 }
 
 /** Routes staff may use before enrolling in two-factor sign-in when the operator requires it. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { bearer, createPatient, signIn, uniqueEmail } from '../../../test/factories.js';
+import { bearer, createPatient, signIn } from '../../../test/factories.js';
+import { findLinkInOutbox } from '../../../test/outbox.js';
 import { soon } from '../../../test/soon.js';
 import { sessionRetiredSecrets, sessions } from '../../db/schema/identity.js';
-import { users } from '../../db/schema/users.js';
 
 /** The session id an access token names (its `sid` claim). */
 function sessionIdOf(token: string): string {
@@ -79,21 +79,28 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       expect(row!.revokedAt).not.toBeNull();
     });
 
-    it('shows an account change in /api/user/me on B before B hears of it', async () => {
+    it('an address confirmed on A reaches the session B has cached, through the change feed', async () => {
       const patient = await createPatient(a.database.db, { emailVerified: false });
       const session = await signIn(a.app, patient.email);
       const me = (t: TestApp) =>
         t.app.inject({ method: 'GET', url: '/api/user/me', headers: bearer(session.token) });
-      expect((await me(b)).json()).toMatchObject({ email: patient.email, email_verified: false });
+      expect((await me(b)).json()).toMatchObject({ email_verified: false });
 
-      // Written behind both instances' backs, as a change made on A is until its announcement
-      // reaches B: B still holds the session as it was.
-      const moved = uniqueEmail('moved');
-      await a.database.db
-        .update(users)
-        .set({ email: moved, emailVerifiedAt: new Date() })
-        .where(eq(users.id, patient.id));
-      expect((await me(b)).json()).toMatchObject({ email: moved, email_verified: true });
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/auth/verify-email/resend',
+        headers: bearer(session.token),
+      });
+      await a.app.ctx.mailer.drain();
+      const link = findLinkInOutbox(a.dataDir, patient.email)!;
+      const confirmed = await a.app.inject({
+        method: 'POST',
+        url: '/api/auth/verify-email',
+        payload: { token: new URL(link).searchParams.get('token') },
+      });
+      expect(confirmed.statusCode).toBe(200);
+      // B still holds the session as it was until A's announcement arrives; then it reloads it.
+      expect(await soon(async () => (await me(b)).json().email_verified === true)).toBe(true);
     });
 
     it('measures the idle timeout from the last use on any instance', async () => {

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { meetRadiologistListSchema, meSchema, radiologistListSchema } from '@ra/shared';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/errors.js';
-import { currentUser, reloadSessionUser, type RequireUser } from '../../plugins/auth.js';
+import { currentUser, type RequireUser } from '../../plugins/auth.js';
 import { toMe } from '../identity/index.js';
 import * as users from './users.service.js';
 
@@ -18,15 +17,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext, requireUser: 
       schema: { summary: 'The signed-in user', tags: TAGS, response: { 200: meSchema } },
       preHandler: requireUser(),
     },
-    // Read afresh, not from the session cache: right after an email change or confirmation made
-    // through another instance, this must already show it.
-    async (request) => {
-      const user = await reloadSessionUser(ctx, currentUser(request));
-      if (!user) {
-        throw new AppError('SESSION_EXPIRED');
-      }
-      return toMe(user);
-    },
+    (request) => toMe(currentUser(request)),
   );
 
   r.get(
