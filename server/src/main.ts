@@ -1,3 +1,4 @@
+import './worker-heap-floor.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
