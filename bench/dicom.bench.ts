@@ -45,7 +45,7 @@ const STOW_RUNS = 5;
  * sends, small batches, and a whole study in one request as a viewer or a migration sends it.
  */
 const STOW_SHAPES: StowShape[] = [
-  { label: 'one instance per request, 2 at a time', batch: 1, concurrency: 2, runs: 3 },
+  { label: 'one instance per request, 2 at a time', batch: 1, concurrency: 2, runs: STOW_RUNS },
   {
     label: `batches of ${STOW_BATCH}, ${STOW_CONCURRENCY} at a time`,
     batch: STOW_BATCH,
