@@ -13,9 +13,9 @@
  * every 150–250 ms while receiving C-STORE instances or serving frames, and V8's helper threads
  * spent 3–6 ms of CPU per instance on them. A 96 MB floor left less room above the live heap than
  * the young generation may hold, so V8 still began a full mark every 650 ms under STOW-RS; with
- * 192 MB, the server's processor time per stored instance fell by a fifth to a half, by request
- * shape. Worker threads keep 96 MB (worker-heap-floor.ts). docs/operations.md §1 gives the bench
- * figures and the memory it costs.
+ * 192 MB, the server's processor time per stored instance fell by a sixth to two fifths, by
+ * request shape. Worker threads keep 96 MB (worker-heap-floor.ts). docs/operations.md §1 gives
+ * the bench figures and the memory it costs.
  *
  * `--heap-growing-percent=300` (06bdbd3) is no longer passed: no bench row measured it, and the
  * same check showed no difference beside this flag (none either way, 1.38 s against 1.43 s) for
