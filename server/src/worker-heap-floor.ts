@@ -10,6 +10,6 @@ import v8 from 'node:v8';
  * when a heap is made, and `--trace-incremental-marking` shows it took: the main heap's limit is
  * 192 MB, each worker's 96 MB (docs/operations.md §1, "Node flags").
  */
-export const WORKER_OLD_SPACE_FLOOR_MB = 96;
+const WORKER_OLD_SPACE_FLOOR_MB = 96;
 
 v8.setFlagsFromString(`--initial-old-space-size=${WORKER_OLD_SPACE_FLOOR_MB}`);
