@@ -2,7 +2,8 @@
  * DICOM studies beside Orthanc, the reference archive, on the same generated files in one run:
  * a 500-slice 512×512 16-bit CT series (dcmtk's dump2dcm writes it; nothing is downloaded),
  * stored by STOW-RS, searched by QIDO-RS, read by WADO-RS (metadata and frames), and filed from a
- * folder chosen in Chromium until its preview can be shown.
+ * folder chosen in Chromium until its preview can be shown. The STOW-RS studies also go to the
+ * floor (bench/stow-floor-server.ts): the server's own parts without the product's layers.
  *
  * `BENCH_DICOM_STOW_ONLY=1` measures the STOW-RS rows alone (no searches, reads, folders or viewer),
  * a few minutes instead of about twelve, for work on storing.
@@ -17,7 +18,7 @@ import { inParallel, type Image } from '@ra/shared';
 import type { Api } from './lib/api.js';
 import { median } from './lib/measure.js';
 import { cpuMs } from './lib/process-usage.js';
-import { serverPid } from './lib/servers.js';
+import { serverPid, startStowFloorServer, stopServer } from './lib/servers.js';
 
 export const SLICES = Number(process.env.BENCH_DICOM_SLICES ?? 500);
 /** Only the STOW-RS rows (see the header). */
@@ -352,7 +353,7 @@ export async function dicomFigures(
   physician: Api,
   patientUid: string,
   workDir: string,
-): Promise<{ ours: DicomFigures; orthanc: DicomFigures }> {
+): Promise<StowFigureSet> {
   const phantomFolders = async (name: string, count: number) => {
     const folders: { phantom: CtPhantom; dir: string; files: string[] }[] = [];
     for (let study = 0; study < count; study += 1) {
@@ -374,6 +375,7 @@ export async function dicomFigures(
   const readFiles = (files: string[]) => Promise.all(files.map((file) => fs.readFile(file)));
 
   const orthanc = await startOrthanc();
+  const floorBase = await startStowFloorServer();
   try {
     const ours = ourTarget(physician, patientUid);
     const reference: Target = {
@@ -382,6 +384,13 @@ export async function dicomFigures(
       headers: {},
       stowQuery: '',
       pid: orthanc.pid,
+    };
+    const floor: Target = {
+      name: 'floor',
+      root: floorBase,
+      headers: {},
+      stowQuery: '',
+      pid: serverPid(floorBase),
     };
     const servers = [
       {
@@ -400,25 +409,27 @@ export async function dicomFigures(
     // optimised yet (the embedded database's WebAssembly and its statements' plans included), and a
     // server in use has long done that. Warming counts in requests, not instances: a study sent in
     // batches of ten is fifty requests, one sent an instance at a time five hundred.
+    // The floor stores the same studies in the same turns, for STOW-RS only.
+    const stowTargets = [...servers.map(({ target }) => target), floor];
     for (const [index, { files }] of warmUps.entries()) {
       const bytes = await readFiles(files);
-      for (const { target } of servers) {
+      for (const target of stowTargets) {
         await stowRun(target, bytes, STOW_SHAPES[index]!);
       }
     }
-    // Then each timed study by one server and the other in turn, so both meet the machine as it is.
-    const runs = servers.map(() => STOW_SHAPES.map(() => [] as StowRun[]));
+    // Then each timed study by one server and the others in turn, so all meet the machine as it is.
+    const runs = stowTargets.map(() => STOW_SHAPES.map(() => [] as StowRun[]));
     for (const [shapeIndex, shape] of STOW_SHAPES.entries()) {
       for (const { files } of timed[shapeIndex]!) {
         const bytes = await readFiles(files);
-        for (const [index, { target }] of servers.entries()) {
+        for (const [index, target] of stowTargets.entries()) {
           runs[index]![shapeIndex]!.push(await stowRun(target, bytes, shape));
         }
       }
     }
+    const floorFigures = stowFigures(runs[2]!);
     if (STOW_ONLY) {
-      const [oursRates, orthancRates] = runs.map(stowFigures);
-      return { ours: oursRates!, orthanc: orthancRates! };
+      return { ours: stowFigures(runs[0]!), orthanc: stowFigures(runs[1]!), floor: floorFigures };
     }
     const reads: Awaited<ReturnType<typeof searchAndRead>>[] = [];
     for (const { target } of servers) {
@@ -440,13 +451,21 @@ export async function dicomFigures(
         },
       },
     }));
-    return { ours: oursFigures!, orthanc: orthancFigures! };
+    return { ours: oursFigures!, orthanc: orthancFigures!, floor: floorFigures };
   } finally {
+    await stopServer(floorBase);
     await orthanc.stop();
   }
 }
 
-export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc: DicomFigures }): void {
+/** Ours and Orthanc, and the floor under our STOW-RS (bench/stow-floor-server.ts). */
+export interface StowFigureSet {
+  ours: DicomFigures;
+  orthanc: DicomFigures;
+  floor: Pick<DicomFigures, 'stowPerSecond' | 'stowCpuMs'>;
+}
+
+export function printDicomTable({ ours, orthanc, floor }: StowFigureSet): void {
   const rateCells = (mine: number, theirs: number, unit: string) =>
     `${mine.toFixed(0)} ${unit} | ${theirs.toFixed(0)} ${unit} | ${(mine / theirs).toFixed(1)}×`;
   console.log(`\nDICOM beside Orthanc: ${SLICES}-slice 512×512 16-bit CT, same files, same run\n`);
@@ -465,10 +484,29 @@ export function printDicomTable({ ours, orthanc }: { ours: DicomFigures; orthanc
       `| STOW-RS, ${shape.label}: server processor time per instance (less is better) | ${mine.toFixed(1)} ms | ${theirs.toFixed(1)} ms | ${(theirs / mine).toFixed(1)}× |`,
     );
   }
-  if (!ours.reads || !orthanc.reads) {
-    return;
+  if (ours.reads && orthanc.reads) {
+    printReadRows(ours.reads, orthanc.reads);
   }
-  printReadRows(ours.reads, orthanc.reads);
+  printFloorTable(ours, floor);
+}
+
+/** How far our STOW-RS is above what the server's parts alone cost, by request shape. */
+function printFloorTable(ours: DicomFigures, floor: StowFigureSet['floor']) {
+  console.log(
+    "\nSTOW-RS through the server's own parts alone, without the product's layers (the floor, bench/stow-floor-server.ts), same files, same turns\n",
+  );
+  console.log('| request shape | floor | ours | ours / floor |');
+  console.log('|---|---:|---:|---:|');
+  for (const [index, shape] of STOW_SHAPES.entries()) {
+    const [mine, least] = [ours.stowPerSecond[index]!, floor.stowPerSecond[index]!];
+    console.log(
+      `| ${shape.label}: instances/s | ${least.toFixed(0)} | ${mine.toFixed(0)} | ${(mine / least).toFixed(2)} |`,
+    );
+    const [mineMs, leastMs] = [ours.stowCpuMs[index]!, floor.stowCpuMs[index]!];
+    console.log(
+      `| ${shape.label}: processor time per instance | ${leastMs.toFixed(1)} ms | ${mineMs.toFixed(1)} ms | ${(mineMs / leastMs).toFixed(2)} |`,
+    );
+  }
 }
 
 function printReadRows(

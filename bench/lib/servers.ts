@@ -10,13 +10,19 @@ const SETTLE_MS = 3_000;
 
 /** The compiled app server, as `npm start` runs it; `npm run bench` builds it first. */
 const APP_SERVER = 'server/dist/main.js';
+/** The least a STOW-RS request costs through the server's parts (bench/stow-floor-server.ts). */
+const STOW_FLOOR_SERVER = 'bench/stow-floor-server.ts';
 
 /**
  * How Node runs a script: the app server compiled, with the V8 flags `npm start` gives it
  * (server/package.json); the bench's own TypeScript servers through tsx.
  */
 function nodeArgs(script: string): string[] {
-  return script === APP_SERVER ? [...SERVER_NODE_FLAGS, script] : ['--import', 'tsx', script];
+  if (script === APP_SERVER) {
+    return [...SERVER_NODE_FLAGS, script];
+  }
+  // The STOW-RS floor runs the app server's own parts, so with its flags too.
+  return ['--import', 'tsx', ...(script === STOW_FLOOR_SERVER ? SERVER_NODE_FLAGS : []), script];
 }
 
 /**
@@ -99,4 +105,9 @@ export function startAppServer(dataDir: string, env: Record<string, string> = {}
 /** The ceiling: a Fastify route that does nothing, on this machine. */
 export function startBareServer(): Promise<string> {
   return startServer('bench/bare-server.ts', '/bare', {});
+}
+
+/** The floor under our STOW-RS: the server's own parts, none of the product's layers. */
+export function startStowFloorServer(): Promise<string> {
+  return startServer(STOW_FLOOR_SERVER, '/', {});
 }
