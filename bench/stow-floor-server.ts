@@ -5,7 +5,7 @@
  * one row per instance inserted through the embedded database on its thread. No Fastify, sign-in,
  * access rule, wrong-patient guard, quota, audit, change feed, working folder or request log.
  *
- * Set beside our server and Orthanc in the one-instance row (bench/dicom.bench.ts), it tells how
+ * Set beside our server and Orthanc in the STOW-RS rows (bench/dicom.bench.ts), it tells how
  * much of our time per instance is the design (threads, the embedded database, Node) and how much
  * is the layers the product adds. It answers every request 200 with the instances' UIDs; it is
  * never a server for anything else.
