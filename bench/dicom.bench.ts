@@ -374,8 +374,9 @@ export async function dicomFigures(
   const chosen = STOW_ONLY ? [] : await phantomFolders('folder', 1 + FOLDER_RUNS);
   const readFiles = (files: string[]) => Promise.all(files.map((file) => fs.readFile(file)));
 
-  const orthanc = await startOrthanc();
+  // The floor first: if Orthanc then fails to start, the bench's own clean-up stops the floor.
   const floorBase = await startStowFloorServer();
+  const orthanc = await startOrthanc();
   try {
     const ours = ourTarget(physician, patientUid);
     const reference: Target = {
