@@ -12,12 +12,14 @@ import {
   fileOneStudy,
   groupByStudy,
   guardPatient,
+  knownFilingOf,
   receivingTarget,
+  StaleFiling,
   storageBudget,
   storageBudgetAfter,
   type FiledStudy,
+  type FilingContext,
   type FilingTarget,
-  type StorageBudget,
   type StudyFiles,
 } from '../studies/index.js';
 import {
@@ -156,9 +158,8 @@ export async function storeInstances(
     const fileGroup = async (
       group: StudyFiles,
       target: FilingTarget,
-      storage: StorageBudget,
       filed: FiledStudy | null,
-      storedSops?: Set<string>,
+      known: Pick<FilingContext, 'storage' | 'storedSops' | 'expected'>,
     ) => {
       try {
         const { overQuota, moved: movedNow } = await fileOneStudy(ctx, user, target, group, {
@@ -166,8 +167,7 @@ export async function storeInstances(
           ip: request.ip,
           isFromClient: true,
           filed,
-          storage,
-          storedSops,
+          ...known,
         });
         movedNow.forEach((file) => moved.add(file.path));
         storedGroups.push({ ...group, files: group.files.filter((file) => !overQuota.includes(file)) });
@@ -179,6 +179,9 @@ export async function storeInstances(
           })),
         );
       } catch (err) {
+        if (err instanceof StaleFiling) {
+          throw err;
+        }
         const reason = err instanceof RuleViolation ? err.message : STUDY_MESSAGES.processingFailed;
         if (!(err instanceof RuleViolation)) {
           ctx.log.error({ err, study: group.studyInstanceUid }, 'STOW-RS could not file a study');
@@ -186,22 +189,50 @@ export async function storeInstances(
         failed.push(...group.files.map((file) => ({ name: file.name, reason, instance: file.instance })));
       }
     };
+    /**
+     * A study sent instance by instance: from its second request on, one statement files each
+     * request and checks what would otherwise be read first (known-studies.ts). Whether it was
+     * filed so; when what was known is stale, the request is filed the long way, as if nothing
+     * had been known.
+     */
+    const fileKnownStudy = async (target: FilingTarget & { patient: string }) => {
+      const known = knownFilingOf(ctx, target, groups);
+      if (!known) {
+        return false;
+      }
+      await written;
+      try {
+        await fileGroup(groups[0]!, target, known.filed, {
+          storedSops: new Set(),
+          expected: { patient: known.patient },
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof StaleFiling) {
+          return false;
+        }
+        throw err;
+      }
+    };
     if (request.patient) {
       const target = { patient: request.patient, notes: '', confirm_patient_mismatch: request.confirm };
-      const [{ filed, storedSops, uploaderBytes }] = await Promise.all([
-        guardPatient(ctx, target, groups, user.id),
-        written,
-      ]);
-      const storage = storageBudgetAfter(ctx, uploaderBytes);
-      for (const group of groups) {
-        await fileGroup(group, target, storage, filed.get(group.studyInstanceUid) ?? null, storedSops);
+      if (!(await fileKnownStudy(target))) {
+        const [{ filed, storedSops, uploaderBytes }] = await Promise.all([
+          guardPatient(ctx, target, groups, user.id),
+          written,
+        ]);
+        const storage = storageBudgetAfter(ctx, uploaderBytes);
+        for (const group of groups) {
+          const study = filed.get(group.studyInstanceUid) ?? null;
+          await fileGroup(group, target, study, { storage, storedSops });
+        }
       }
     } else {
       await written;
       for (const group of groups) {
         const source = request.source.slice(0, 200);
         const { target, filed } = await receivingTarget(ctx, user, group, source);
-        await fileGroup(group, target, early!, filed);
+        await fileGroup(group, target, filed, { storage: early! });
       }
     }
 

@@ -9,8 +9,15 @@ export {
 export { dicomPartReaders } from './dicom-part-readers.js';
 export { earlyBundleReads } from './early-bundle-reads.js';
 export { groupByStudy, type FiledStudy, type FilingTarget, type StudyFiles } from './filing-target.js';
-export { guardNames, guardPatient } from './patient-guard.js';
-export { fileOneStudy, storageBudget, storageBudgetAfter, type StorageBudget } from './study-filing.js';
+export { guardNames, guardPatient, knownFilingOf } from './patient-guard.js';
+export {
+  fileOneStudy,
+  StaleFiling,
+  type FilingContext,
+  storageBudget,
+  storageBudgetAfter,
+  type StorageBudget,
+} from './study-filing.js';
 export {
   fileGeneratedInstance,
   removeSeriesInstances,

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { RuleViolation } from '../../lib/errors.js';
 import type { DicomFile } from './dicom-file-read.js';
 import * as repo from './studies.repository.js';
+import { knownStudy, rememberPatient } from './known-studies.js';
 import type { FiledStudy, FilingTarget, StudyFiles } from './filing-target.js';
 
 /*
@@ -35,6 +36,7 @@ export async function guardPatient(
     groups.map((group) => group.studyInstanceUid),
     groups.flatMap((group) => group.files.map((file) => file.instance.sopInstanceUid)),
   );
+  rememberPatient(ctx.db, body.patient, state.patient);
   refuseOtherPeople(
     body,
     state.patient,
@@ -45,6 +47,33 @@ export async function guardPatient(
     storedSops: state.storedSops,
     uploaderBytes: state.uploaderBytes,
   };
+}
+
+/**
+ * What filing one study under a patient starts from when this process filed that study for them
+ * before (known-studies.ts) and the guard passes on the patient as then read: the study as found,
+ * and the patient the filing's statement must still find (null: the uploader confirmed). Undefined
+ * sends the request through guardPatient, which reads everything afresh; so does a guard that
+ * would refuse, so that no refusal rests on what was remembered.
+ */
+export function knownFilingOf(
+  ctx: AppContext,
+  body: FilingTarget & { patient: string },
+  groups: StudyFiles[],
+): { filed: FiledStudy; patient: repo.PatientDetails | null } | undefined {
+  const [group, ...others] = groups;
+  if (!group || others.length > 0 || group.files.length > repo.INSTANCES_PER_STATEMENT) {
+    return undefined;
+  }
+  const known = knownStudy(ctx.db, body.patient, group.studyInstanceUid);
+  if (!known) {
+    return undefined;
+  }
+  if (body.confirm_patient_mismatch) {
+    return { filed: known.filed, patient: null };
+  }
+  const isAnotherPerson = group.files.some((file) => namesAnotherPatient(personOf(file), known.patient));
+  return isAnotherPerson ? undefined : { filed: known.filed, patient: known.patient };
 }
 
 /**
@@ -64,7 +93,7 @@ export async function guardNames(
 
 function refuseOtherPeople(
   body: { confirm_patient_mismatch: boolean },
-  patient: { firstName: string; lastName: string; dob: string } | undefined,
+  patient: repo.PatientDetails | undefined,
   namesInFiles: { name: string; birthDate: string | null }[],
 ) {
   if (body.confirm_patient_mismatch) {

@@ -93,17 +93,49 @@ export type NewInstance = Omit<
 /** Rows per statement: each carries its metadata, so a statement stays a few megabytes at most. */
 export const INSTANCES_PER_STATEMENT = 1000;
 
-/** Why fileInstances failed: the study is no longer the item the caller found (migration 0018). */
+/**
+ * Why fileInstances failed: the study is no longer the item the caller found (migration 0018), or,
+ * with `expected`, the patient is not as the caller found them (migration 0023).
+ */
 const STUDY_CHANGED_STATE = 'RA409';
+/** Why fileInstances with `expected` failed: the instances would take the uploader over their quota. */
+const OVER_QUOTA_STATE = 'RA413';
 
-/** Whether an error is fileInstances finding the study changed, looking through driver wrappers. */
-export function isStudyChanged(err: unknown): boolean {
+function hasCode(err: unknown, code: string): boolean {
   for (let current: unknown = err; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === STUDY_CHANGED_STATE) {
+    if ((current as { code?: unknown }).code === code) {
       return true;
     }
   }
   return false;
+}
+
+/** Whether an error is fileInstances finding the study changed, looking through driver wrappers. */
+export function isStudyChanged(err: unknown): boolean {
+  return hasCode(err, STUDY_CHANGED_STATE);
+}
+
+/** Whether an error is fileInstances with `expected` finding the uploader's quota too small. */
+export function isOverQuota(err: unknown): boolean {
+  return hasCode(err, OVER_QUOTA_STATE);
+}
+
+/**
+ * What a filing into a known study expects to find, checked in its statement (migration 0023):
+ * the patient's name and birth date as the wrong-patient guard read them (null: not checked, the
+ * uploader confirmed), and the uploader with the storage quota their stored bytes must stay within.
+ */
+export interface FilingExpectation {
+  patient: PatientDetails | null;
+  uploaderId: string;
+  quotaBytes: number;
+}
+
+/** A patient's name and birth date as filing_state gives them (migration 0019). */
+export interface PatientDetails {
+  firstName: string;
+  lastName: string;
+  dob: string;
 }
 
 /**
@@ -114,8 +146,11 @@ export function isStudyChanged(err: unknown): boolean {
  * request stored meanwhile (a SOP Instance UID is unique in its study) is skipped and counts
  * nothing; a study no longer filed as `itemId` fails it all (isStudyChanged). `audit` is the
  * change's audit row as the audit module makes it (auditRowOf), written with them. The rows travel
- * as JSON parameters, so the statement text is the same whatever their number. Returns the SOP
- * Instance UIDs stored.
+ * as JSON parameters, so the statement text is the same whatever their number. With `expected`
+ * (file_known_study_instances, migration 0023), the same statement also checks what the caller
+ * did not read first: the patient as expected (else isStudyChanged), the patient's other studies
+ * (a SOP Instance UID they hold is skipped) and the uploader's quota (else isOverQuota). Returns the
+ * SOP Instance UIDs stored.
  */
 export async function fileInstances(
   db: Queryable,
@@ -123,6 +158,7 @@ export async function fileInstances(
   series: NewSeries[],
   instances: NewInstance[],
   audit?: Record<string, unknown>,
+  expected?: FilingExpectation,
 ): Promise<Set<string>> {
   const seriesRows = series.map((row) => ({
     series_instance_uid: row.seriesInstanceUid,
@@ -149,9 +185,16 @@ export async function fileInstances(
     frame_bytes: instance.frameBytes,
     frame_offsets: instance.frameOffsets,
   }));
-  const result = await db.execute(sql`select file_study_instances(${study.namespaceId}::uuid,
-    ${study.studyInstanceUid}, ${study.itemId}::uuid, ${JSON.stringify(seriesRows)}::jsonb,
-    ${JSON.stringify(instanceRows)}::jsonb, ${audit ? JSON.stringify(audit) : null}::jsonb) as sop`);
+  const rows = sql`${study.namespaceId}::uuid, ${study.studyInstanceUid}, ${study.itemId}::uuid,
+    ${JSON.stringify(seriesRows)}::jsonb, ${JSON.stringify(instanceRows)}::jsonb,
+    ${audit ? JSON.stringify(audit) : null}::jsonb`;
+  const result = await db.execute(
+    expected
+      ? sql`select file_known_study_instances(${rows},
+          ${expected.patient ? JSON.stringify(expected.patient) : null}::jsonb, ${expected.uploaderId}::uuid,
+          ${expected.quotaBytes}::bigint) as sop`
+      : sql`select file_study_instances(${rows}) as sop`,
+  );
   return new Set((result as { rows: { sop: string }[] }).rows.map((row) => row.sop));
 }
 
@@ -168,7 +211,7 @@ export async function findFilingState(
   studyUids: string[],
   sopUids: string[],
 ): Promise<{
-  patient: { firstName: string; lastName: string; dob: string } | undefined;
+  patient: PatientDetails | undefined;
   filed: FiledStudyRow[];
   storedSops: Set<string>;
   uploaderBytes: number;
@@ -179,7 +222,7 @@ export async function findFilingState(
   const [row] = (
     result as {
       rows: {
-        patient_details: { firstName: string; lastName: string; dob: string } | null;
+        patient_details: PatientDetails | null;
         filed: FiledStudyRow[];
         stored: string[];
         uploader_bytes: string | number;

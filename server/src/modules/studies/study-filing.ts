@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import {
   ERROR_BODIES,
   inParallel,
@@ -18,6 +20,7 @@ import { remainingStorage, storageLeftAfter } from '../uploads/index.js';
 import type { DicomFile } from './dicom-file-read.js';
 import { FILES_READ_AT_ONCE } from './study-files.js';
 import * as repo from './studies.repository.js';
+import { forgetStudy, rememberStudy } from './known-studies.js';
 import {
   isFiledAsTarget,
   namespaceOf,
@@ -30,6 +33,16 @@ import {
  * Filing one study's files: the bytes into storage first, then one transaction for the rows, so a
  * study is never half filed; the storage quota is spent as files are kept.
  */
+
+/**
+ * A filing into a known study (`expected`) found what it was sent with stale: nothing was filed and
+ * every file is back where it was read from, for the caller to file the long way.
+ */
+export class StaleFiling extends Error {
+  constructor() {
+    super('What the filing was sent with has changed.');
+  }
+}
 
 /** Bytes an uploader may still store in this request; each file filed spends its size. */
 export interface StorageBudget {
@@ -80,6 +93,31 @@ function newStudyItemId(secret: string, namespace: string, studyInstanceUid: str
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** How a study is filed: for what, from where, and what the caller found before. */
+export interface FilingContext {
+  recommendationId: string | null;
+  ip: string;
+  /** Files sent by a DICOMweb client, which may send more of the study right after. */
+  isFromClient?: boolean;
+  /** The study as the caller found it in the archive (null: not filed yet); looked up when not given. */
+  filed?: FiledStudy | null;
+  /** What the uploader may still store (their storage quota), spent by the files stored here. */
+  storage?: StorageBudget;
+  /**
+   * The SOP Instance UIDs of the files that the namespace held as the caller found it
+   * (guardPatient), shared by the studies of one request: each adds those it files. Looked up
+   * when not given.
+   */
+  storedSops?: Set<string>;
+  /**
+   * Filing into a study known from an earlier filing (known-studies.ts) without having read the
+   * patient, their SOP Instance UIDs or the uploader's quota first: the statement checks them, with
+   * the patient as the guard was run against (null: the uploader confirmed). Only with `filed`, an
+   * empty `storedSops`, no `storage`, and at most one statement of instances.
+   */
+  expected?: { patient: repo.PatientDetails | null };
+}
+
 /**
  * Files one study's files under the target's patient in one transaction: a new archive item, or
  * new instances of the item the study was filed as before. Requests filing the same study wait
@@ -90,22 +128,7 @@ export async function fileOneStudy(
   user: Uploader & ActorFacts,
   body: FilingTarget,
   group: StudyFiles,
-  context: {
-    recommendationId: string | null;
-    ip: string;
-    /** Files sent by a DICOMweb client, which may send more of the study right after. */
-    isFromClient?: boolean;
-    /** The study as the caller found it in the archive (null: not filed yet); looked up when not given. */
-    filed?: FiledStudy | null;
-    /** What the uploader may still store (their storage quota), spent by the files stored here. */
-    storage?: StorageBudget;
-    /**
-     * The SOP Instance UIDs of the files that the namespace held as the caller found it
-     * (guardPatient), shared by the studies of one request: each adds those it files. Looked up
-     * when not given.
-     */
-    storedSops?: Set<string>;
-  },
+  context: FilingContext,
 ): Promise<FiledStudyFiles> {
   const namespace = namespaceOf(body, user);
   const filed =
@@ -121,6 +144,11 @@ export async function fileOneStudy(
     filed?.patientId &&
     !(await mayExtendStudy(ctx, user, { itemId: filed.itemId, patientId: filed.patientId }))
   ) {
+    if (context.expected) {
+      // No refusal rests on what was remembered (the study may have gone): read afresh.
+      forgetStudy(ctx.db, namespace, group.studyInstanceUid);
+      throw new StaleFiling();
+    }
     throw new RuleViolation(STUDY_MESSAGES.cannotAddToStudy);
   }
   const itemId = filed?.itemId ?? newStudyItemId(ctx.fileUrlSecret, namespace, group.studyInstanceUid);
@@ -177,6 +205,7 @@ export async function fileOneStudy(
     frameOffsets: file.instance.frameOffsets,
   });
   let filedNow: DicomFile[] = [];
+  let isStale = false;
   try {
     // Every move ends before a failed one is reported, so the clean-up below finds them all.
     let failedMove: Error | undefined;
@@ -203,15 +232,30 @@ export async function fileOneStudy(
       recordId: itemId,
       ip: context.ip,
     };
+    const expected = context.expected && {
+      ...context.expected,
+      uploaderId: user.id,
+      quotaBytes: ctx.config.uploads.storageQuotaBytes,
+    };
     const fileBatches = async (db: Queryable, isUpdate: boolean) => {
       const inserted = new Set<string>();
       for (const [index, batch] of batches.entries()) {
         const audit = isUpdate && index === 0 ? auditRowOf(update) : undefined;
-        const stored = await repo.fileInstances(db, study, seriesOf(batch), batch.map(rowOf), audit);
+        const stored = await repo.fileInstances(
+          db,
+          study,
+          seriesOf(batch),
+          batch.map(rowOf),
+          audit,
+          expected,
+        );
         stored.forEach((sop) => inserted.add(sop));
       }
       return inserted;
     };
+    if (expected && !(filed && batches.length === 1)) {
+      throw new Error('Only a study found filed is filed in one checked statement.');
+    }
     let inserted: Set<string>;
     try {
       if (filed && batches.length === 1) {
@@ -268,7 +312,21 @@ export async function fileOneStudy(
         });
       }
     } catch (err) {
+      if (expected && (repo.isStudyChanged(err) || repo.isOverQuota(err))) {
+        // What the filing was sent with is stale: read afresh, by this request and the next.
+        forgetStudy(ctx.db, namespace, group.studyInstanceUid);
+        isStale = true;
+        throw new StaleFiling();
+      }
       throw repo.isStudyChanged(err) ? new RuleViolation(STUDY_MESSAGES.studyChanged) : err;
+    }
+    if (body.patient) {
+      rememberStudy(ctx.db, body.patient, {
+        itemId,
+        studyInstanceUid: group.studyInstanceUid,
+        patientId: body.patient,
+        receiverId: null,
+      });
     }
     filedNow = fresh.filter((file) => inserted.has(file.instance.sopInstanceUid));
     filedNow.forEach((file) => context.storedSops?.add(file.instance.sopInstanceUid));
@@ -278,6 +336,9 @@ export async function fileOneStudy(
   } finally {
     // An instance another request stored meanwhile keeps that request's file.
     for (const file of fresh.filter((candidate) => !filedNow.includes(candidate))) {
+      if (isStale) {
+        await pipeline(await ctx.storage.read(keyOf(file)), fs.createWriteStream(file.path));
+      }
       await ctx.storage.delete(keyOf(file));
     }
   }
