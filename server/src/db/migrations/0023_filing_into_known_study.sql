@@ -12,6 +12,8 @@ CREATE FUNCTION file_known_study_instances(
   patient_details jsonb, uploader uuid, quota bigint
 ) RETURNS SETOF text AS $$
 DECLARE
+  sops text[];
+  held text[];
   fresh jsonb;
 BEGIN
   IF patient_details IS NOT NULL AND NOT EXISTS (
@@ -21,12 +23,15 @@ BEGIN
   ) THEN
     RAISE EXCEPTION 'the patient changed while the study was being filed' USING ERRCODE = 'RA409';
   END IF;
+  -- Looked up by UID (the index on sop_instance_uid), as filing_state does, not by the patient.
+  sops := ARRAY(SELECT x.value->>'sop_instance_uid' FROM jsonb_array_elements(new_instances) AS x);
+  held := ARRAY(
+    SELECT i.sop_instance_uid FROM dicom_instances i JOIN studies s ON s.item_id = i.item_id
+    WHERE s.namespace_id = namespace AND i.sop_instance_uid = ANY(sops)
+  );
   SELECT coalesce(jsonb_agg(x.value), '[]') INTO fresh
   FROM jsonb_array_elements(new_instances) AS x
-  WHERE NOT EXISTS (
-    SELECT 1 FROM dicom_instances i JOIN studies s ON s.item_id = i.item_id
-    WHERE s.namespace_id = namespace AND i.sop_instance_uid = x.value->>'sop_instance_uid'
-  );
+  WHERE NOT (x.value->>'sop_instance_uid' = ANY(held));
   IF (SELECT coalesce(sum(a.size), 0) FROM archive_items a WHERE a.uploader_id = uploader)
       + (SELECT coalesce(sum((x.value->>'size')::bigint), 0) FROM jsonb_array_elements(fresh) AS x) > quota THEN
     RAISE EXCEPTION 'the uploader''s storage is full' USING ERRCODE = 'RA413';
