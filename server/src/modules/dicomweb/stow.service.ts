@@ -159,7 +159,7 @@ export async function storeInstances(
       group: StudyFiles,
       target: FilingTarget,
       filed: FiledStudy | null,
-      known: Pick<FilingContext, 'storage' | 'storedSops' | 'expected'>,
+      found: Pick<FilingContext, 'storage' | 'storedSops' | 'expected'>,
     ) => {
       try {
         const { overQuota, moved: movedNow } = await fileOneStudy(ctx, user, target, group, {
@@ -167,7 +167,7 @@ export async function storeInstances(
           ip: request.ip,
           isFromClient: true,
           filed,
-          ...known,
+          ...found,
         });
         movedNow.forEach((file) => moved.add(file.path));
         storedGroups.push({ ...group, files: group.files.filter((file) => !overQuota.includes(file)) });

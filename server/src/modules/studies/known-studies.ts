@@ -6,8 +6,8 @@ import type { PatientDetails } from './studies.repository.js';
  * What this process last found when it filed studies under patients, so that a client sending a
  * study instance by instance (a gateway's STOW-RS) has each request filed in one statement instead
  * of first asking the database what filing needs (filing_state). Nothing here is trusted: the
- * filing's statement checks every piece against the database (migration 0023) and fails the
- * request when one is stale, which forgets the study here; the next request reads afresh. Each
+ * filing's statement checks every piece against the database (migration 0023); when one is
+ * stale, the study is forgotten here and the request is filed the long way, reading afresh. Each
  * database has its own (tests run many in one process).
  */
 
