@@ -1,6 +1,10 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance } from 'fastify';
+import { dicomJsonDatasetSchema } from '@ra/shared';
+import { linkPatient } from '../src/modules/patients/patients.repository.js';
+import { createPatient, createPhysician, signIn } from './factories.js';
+import type { TestApp } from './test-app.js';
 import {
   multipartRelatedContentType,
   newBoundary,
@@ -31,4 +35,28 @@ export async function stow(
     },
     payload: body,
   });
+}
+
+/** A signed-in physician with one patient of their own, in `t`; the patient as `patient` says. */
+export async function physicianWithPatient(
+  t: TestApp,
+  options: { emailVerified?: boolean; patient?: Parameters<typeof createPatient>[1] } = {},
+) {
+  const physician = await createPhysician(t.database.db, { emailVerified: options.emailVerified });
+  const patient = await createPatient(t.database.db, options.patient);
+  await linkPatient(t.database.db, patient.id, physician.id);
+  const signedIn = async (user: { id: string; email: string }) => ({
+    id: user.id,
+    token: (await signIn(t.app, user.email)).token,
+  });
+  return { physician: await signedIn(physician), patient: await signedIn(patient) };
+}
+
+/** The failure reasons (0008,1197) of a STOW-RS answer's FailedSOPSequence, in order. */
+export function stowFailureReasons(body: unknown): unknown[] {
+  const items = (dicomJsonDatasetSchema.parse(body)['00081198']?.Value ?? []) as Record<
+    string,
+    { Value?: unknown[] }
+  >[];
+  return items.map((item) => item['00081197']?.Value?.[0]);
 }

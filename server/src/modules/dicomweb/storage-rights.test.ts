@@ -1,44 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { dicomJsonDatasetSchema, ERROR_BODIES, uploadStudyResponseSchema } from '@ra/shared';
+import { ERROR_BODIES, uploadStudyResponseSchema } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import {
-  bearer,
-  createPatient,
-  createPhysician,
-  createRadiologist,
-  signIn,
-} from '../../../test/factories.js';
+import { bearer, createPhysician, createRadiologist, signIn } from '../../../test/factories.js';
 import { addInvoice } from '../../../test/annotated-archive.js';
 import { soon } from '../../../test/soon.js';
 import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
-import { stow } from '../../../test/stow.js';
+import { physicianWithPatient, stow, stowFailureReasons } from '../../../test/stow.js';
 import { createUpload, uploadFile } from '../../../test/uploads.js';
 import { archiveItems } from '../../db/schema/archive-items.js';
 import { studies } from '../../db/schema/studies.js';
-import { linkPatient } from '../patients/patients.repository.js';
 
 type Person = { id: string; token: string };
 
 async function person(t: TestApp, user: { id: string; email: string }): Promise<Person> {
   return { id: user.id, token: (await signIn(t.app, user.email)).token };
-}
-
-/** A physician with one patient of their own, in `t`. */
-async function physicianWithPatient(t: TestApp, options: { emailVerified?: boolean } = {}) {
-  const physician = await createPhysician(t.database.db, options);
-  const patient = await createPatient(t.database.db);
-  await linkPatient(t.database.db, patient.id, physician.id);
-  return { physician: await person(t, physician), patient: await person(t, patient) };
-}
-
-function failureReasons(body: unknown): unknown[] {
-  const items = (dicomJsonDatasetSchema.parse(body)['00081198']?.Value ?? []) as Record<
-    string,
-    { Value?: unknown[] }
-  >[];
-  return items.map((item) => item['00081197']?.Value?.[0]);
 }
 
 describe('who may store (docs/security.md §3)', () => {
@@ -81,7 +58,7 @@ describe('who may store (docs/security.md §3)', () => {
     expect((await fileStudy(radiologist.token, paidStudy)).statusCode).toBe(200);
     const refused = await fileStudy(radiologist.token, otherStudy);
     expect(refused.statusCode).toBe(409);
-    expect(failureReasons(refused.json())).toEqual([0x0110]);
+    expect(stowFailureReasons(refused.json())).toEqual([0x0110]);
     expect(await itemOf(otherStudy)).toMatchObject({ instanceCount: 1 });
     // A new study of their own for the patient: filed.
     expect((await fileStudy(radiologist.token, newUid())).statusCode).toBe(200);
@@ -178,12 +155,12 @@ describe('the storage quota (docs/security.md §8)', () => {
     const query = `?patient=${patient.id}&confirm_patient_mismatch=true`;
     const first = await stow(t.app, physician.token, files, query);
     expect(first.statusCode).toBe(202);
-    expect(failureReasons(first.json())).toEqual([0xa700]);
+    expect(stowFailureReasons(first.json())).toEqual([0xa700]);
 
     // What is left is less than one more file: refused one by one.
     const beyond = await stow(t.app, physician.token, [hostileFile().bytes], query);
     expect(beyond.statusCode).toBe(409);
-    expect(failureReasons(beyond.json())).toEqual([0xa700]);
+    expect(stowFailureReasons(beyond.json())).toEqual([0xa700]);
 
     // Once the storage is used up to the byte, requests are refused whole, before anything is read.
     await t.database.db

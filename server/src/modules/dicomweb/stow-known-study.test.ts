@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { dicomJsonDatasetSchema, ERROR_BODIES, STUDY_MESSAGES } from '@ra/shared';
+import { ERROR_BODIES, STUDY_MESSAGES } from '@ra/shared';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { createPatient, createPhysician, signIn } from '../../../test/factories.js';
 import { newUid } from '../../../test/dicom-files.js';
 import { hostileFile } from '../../../test/hostile-dicom.js';
-import { stow as stowRequest } from '../../../test/stow.js';
-import { linkPatient } from '../patients/patients.repository.js';
+import { physicianWithPatient, stow as stowRequest, stowFailureReasons } from '../../../test/stow.js';
 import { archiveItems } from '../../db/schema/archive-items.js';
 import { auditLog } from '../../db/schema/audit.js';
 import { dicomInstances, studies } from '../../db/schema/studies.js';
@@ -19,16 +17,10 @@ import { users } from '../../db/schema/users.js';
  * one instance's statements, so they address it alone, not a pair behind the proxy.
  */
 
+/** The patient the hostile files name. */
+const JANE = { firstName: 'Jane', lastName: 'Doe', dob: '1980-04-02' };
 // 2.5 files of this size fit in the quota of the second app.
 const FILE_BYTES = hostileFile().bytes.length;
-
-async function physicianWithPatient(t: TestApp) {
-  const db = t.database.db;
-  const physician = await createPhysician(db);
-  const patient = await createPatient(db, { firstName: 'Jane', lastName: 'Doe', dob: '1980-04-02' });
-  await linkPatient(db, patient.id, physician.id);
-  return { physician: { ...physician, token: (await signIn(t.app, physician.email)).token }, patient };
-}
 
 /** The database functions each STOW-RS request called, in order. */
 function watchFilingStatements(t: TestApp) {
@@ -46,13 +38,6 @@ function watchFilingStatements(t: TestApp) {
   };
 }
 
-function failureReasons(body: unknown) {
-  const answer = dicomJsonDatasetSchema.parse(body);
-  return (answer['00081198']?.Value ?? []).map(
-    (item) => (item as Record<string, { Value: number[] }>)['00081197']!.Value[0],
-  );
-}
-
 describe('STOW-RS into a study this instance filed before', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -61,7 +46,7 @@ describe('STOW-RS into a study this instance filed before', () => {
   afterAll(() => t.close());
 
   it('files each next request in one statement, which keeps the patient’s UIDs unique and the audit', async () => {
-    const { physician, patient } = await physicianWithPatient(t);
+    const { physician, patient } = await physicianWithPatient(t, { patient: JANE });
     const query = `?patient=${patient.id}`;
     const studyUid = newUid();
     const seriesUid = newUid();
@@ -102,7 +87,7 @@ describe('STOW-RS into a study this instance filed before', () => {
   });
 
   it('answers as if nothing were known when the patient changed since, and files nothing first', async () => {
-    const { physician, patient } = await physicianWithPatient(t);
+    const { physician, patient } = await physicianWithPatient(t, { patient: JANE });
     const query = `?patient=${patient.id}`;
     const studyUid = newUid();
     const files = [hostileFile({ studyUid }), hostileFile({ studyUid }), hostileFile({ studyUid })];
@@ -139,7 +124,7 @@ describe('STOW-RS into a study this instance filed before', () => {
   });
 
   it('files a study again the long way after it was removed, as the same new study', async () => {
-    const { physician, patient } = await physicianWithPatient(t);
+    const { physician, patient } = await physicianWithPatient(t, { patient: JANE });
     const query = `?patient=${patient.id}`;
     const studyUid = newUid();
     expect(
@@ -175,7 +160,7 @@ describe('STOW-RS into a known study, at the storage quota', () => {
   afterAll(() => t.close());
 
   it('refuses what the quota cannot hold exactly as the long way does, keeping what was filed', async () => {
-    const { physician, patient } = await physicianWithPatient(t);
+    const { physician, patient } = await physicianWithPatient(t, { patient: JANE });
     const query = `?patient=${patient.id}`;
     const studyUid = newUid();
     for (let instance = 0; instance < 2; instance += 1) {
@@ -187,7 +172,7 @@ describe('STOW-RS into a known study, at the storage quota', () => {
     try {
       const beyond = await stowRequest(t.app, physician.token, [hostileFile({ studyUid }).bytes], query);
       expect(beyond.statusCode).toBe(409);
-      expect(failureReasons(beyond.json())).toEqual([0xa700]);
+      expect(stowFailureReasons(beyond.json())).toEqual([0xa700]);
       expect(watch.since()).toEqual(['file_known_study_instances', 'filing_state', 'file_study_instances']);
       await t.database.db
         .update(archiveItems)
